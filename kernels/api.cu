@@ -1,0 +1,212 @@
+// The C ABI of libkda (include/kda.h): argument checks, plan set-up, and the stage sequence of
+// each op. Kernels live in fwd/ and bwd/, one file per stage.
+#include <algorithm>
+#include <cstring>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include <cuda_runtime.h>
+
+#include "fwd/intra.cuh"
+#include "fwd/state_pass.cuh"
+#include "kda.h"
+#include "plan.cuh"
+
+namespace {
+
+thread_local std::string g_last_error;
+
+kda_status fail(kda_status s, std::string msg) {
+  g_last_error = std::move(msg);
+  return s;
+}
+
+kda_status cuda_fail(cudaError_t e, const char* what) {
+  (void)cudaGetLastError(); // clear a sticky launch error so the next call starts clean
+  return fail(e == cudaErrorMemoryAllocation ? KDA_ERR_OUT_OF_MEMORY : KDA_ERR_CUDA,
+              std::string(what) + ": " + cudaGetErrorString(e));
+}
+
+template <typename T>
+cudaError_t alloc(T** p, std::size_t count) {
+  return cudaMalloc(reinterpret_cast<void**>(p), std::max<std::size_t>(count, 1) * sizeof(T));
+}
+
+void free_plan(kda_plan* p) {
+  for (void* ptr : {static_cast<void*>(p->chunks), static_cast<void*>(p->seqs),
+                    static_cast<void*>(p->seq_order), static_cast<void*>(p->w), static_cast<void*>(p->u),
+                    static_cast<void*>(p->qg), static_cast<void*>(p->kg), static_cast<void*>(p->Aqk),
+                    static_cast<void*>(p->gC)}) {
+    if (ptr) cudaFree(ptr);
+  }
+  delete p;
+}
+
+kda_status check_fwd_args(const kda_plan* plan, const kda_fwd_args* a, bool need_o) {
+  if (!plan || !a) return fail(KDA_ERR_INVALID_ARGUMENT, "null plan or arguments");
+  if (!a->q || !a->k || !a->v || !a->beta || !a->gate_in) {
+    return fail(KDA_ERR_INVALID_ARGUMENT, "q, k, v, beta and gate_in must be device pointers");
+  }
+  if (plan->problem.gate == KDA_GATE_RAW && (!a->A_log || !a->dt_bias)) {
+    return fail(KDA_ERR_INVALID_ARGUMENT, "the raw gate form needs A_log and dt_bias");
+  }
+  if (need_o && !a->o) return fail(KDA_ERR_INVALID_ARGUMENT, "o must be a device pointer");
+  return KDA_OK;
+}
+
+kda::dev::fwd_intra_params intra_params(const kda_plan* plan, const kda_fwd_args* a) {
+  return {static_cast<const __nv_bfloat16*>(a->q), static_cast<const __nv_bfloat16*>(a->k),
+          static_cast<const __nv_bfloat16*>(a->v), static_cast<const __nv_bfloat16*>(a->beta),
+          a->gate_in, a->A_log, a->dt_bias, plan->chunks, plan->problem.heads, plan->scale,
+          plan->w, plan->u, plan->qg, plan->kg, plan->Aqk, plan->gC};
+}
+
+kda::dev::fwd_state_params state_params(const kda_plan* plan, void* o, void* saved) {
+  auto* h_out = static_cast<__nv_bfloat16*>(saved);
+  return {plan->seqs, plan->seq_order, plan->problem.heads, plan->w, plan->u, plan->qg, plan->kg,
+          plan->Aqk, plan->gC, static_cast<__nv_bfloat16*>(o), h_out,
+          h_out ? h_out + plan->saved_h_elems() : nullptr};
+}
+
+kda_status run_fwd_stage(const kda_plan* plan, const kda_fwd_args* a, int stage, cudaStream_t st) {
+  if (plan->num_chunks == 0) return KDA_OK;
+  cudaError_t e = cudaSuccess;
+  if (stage == 0) {
+    e = kda::dev::launch_fwd_intra(intra_params(plan, a), plan->num_chunks,
+                                   plan->problem.gate == KDA_GATE_RAW,
+                                   plan->problem.l2n == KDA_L2N_FUSED, st);
+    if (e != cudaSuccess) return cuda_fail(e, "fwd_intra launch");
+  } else {
+    e = kda::dev::launch_fwd_state(state_params(plan, a->o, a->saved), plan->num_seqs, st);
+    if (e != cudaSuccess) return cuda_fail(e, "fwd_state launch");
+  }
+  return KDA_OK;
+}
+
+constexpr const char* k_fwd_stages[] = {"fwd_intra", "fwd_state"};
+
+} // namespace
+
+extern "C" {
+
+int kda_abi_version(void) { return KDA_ABI_VERSION; }
+
+const char* kda_build_id(void) {
+  return "libkda " KDA_VERSION " git " KDA_GIT_REVISION " cuda_arch " KDA_CUDA_ARCHS
+         " nvcc " KDA_NVCC_VERSION " built " __DATE__ " " __TIME__;
+}
+
+const char* kda_last_error(void) { return g_last_error.c_str(); }
+
+kda_status kda_plan_create(const kda_problem* problem, kda_plan** out) {
+  if (!problem || !out) return fail(KDA_ERR_INVALID_ARGUMENT, "null problem or plan pointer");
+  *out = nullptr;
+  const kda_problem& pr = *problem;
+  if (pr.k_dim != kda::dev::k_dim || pr.v_dim != kda::dev::v_dim) {
+    return fail(KDA_ERR_INVALID_ARGUMENT, "libkda supports K = V = 128 only (got K = " +
+                                              std::to_string(pr.k_dim) + ", V = " + std::to_string(pr.v_dim) + ")");
+  }
+  if (pr.heads < 1 || pr.heads > 65535) return fail(KDA_ERR_INVALID_ARGUMENT, "heads must be in [1, 65535]");
+  if (pr.num_seqs < 1 || !pr.cu_seqlens_host) {
+    return fail(KDA_ERR_INVALID_ARGUMENT, "need at least one sequence and host cu_seqlens");
+  }
+  if (pr.cu_seqlens_host[0] != 0) return fail(KDA_ERR_INVALID_ARGUMENT, "cu_seqlens[0] must be 0");
+  if (pr.gate != KDA_GATE_G && pr.gate != KDA_GATE_RAW) return fail(KDA_ERR_INVALID_ARGUMENT, "unknown gate form");
+  if (pr.l2n != KDA_L2N_OFF && pr.l2n != KDA_L2N_FUSED) return fail(KDA_ERR_INVALID_ARGUMENT, "unknown l2n mode");
+
+  std::vector<kda::dev::chunk_info> chunks;
+  std::vector<kda::dev::seq_info> seqs;
+  for (int s = 0; s < pr.num_seqs; ++s) {
+    const int start = pr.cu_seqlens_host[s], len = pr.cu_seqlens_host[s + 1] - start;
+    if (len < 0) {
+      return fail(KDA_ERR_INVALID_ARGUMENT, "cu_seqlens must not decrease (sequence " + std::to_string(s) + ")");
+    }
+    // A zero-length sequence has no chunks and produces nothing.
+    const int n = (len + kda::dev::k_chunk - 1) / kda::dev::k_chunk;
+    seqs.push_back({static_cast<int>(chunks.size()), n, start, len});
+    for (int c = 0; c < n; ++c) {
+      chunks.push_back({s, start + c * kda::dev::k_chunk, std::min(kda::dev::k_chunk, len - c * kda::dev::k_chunk), c});
+    }
+  }
+  if (chunks.size() > 0x7fffffffu) return fail(KDA_ERR_INVALID_ARGUMENT, "too many chunks");
+  std::vector<int> order(seqs.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return seqs[a].len > seqs[b].len; });
+
+  auto* plan = new kda_plan;
+  plan->problem = pr;
+  plan->problem.cu_seqlens_host = nullptr; // not owned; the copy below is
+  plan->cu_seqlens.assign(pr.cu_seqlens_host, pr.cu_seqlens_host + pr.num_seqs + 1);
+  plan->scale = pr.scale > 0.f ? pr.scale : 1.f / std::sqrt(static_cast<float>(pr.k_dim));
+  plan->num_seqs = pr.num_seqs;
+  plan->num_chunks = static_cast<int>(chunks.size());
+  const std::size_t tiles = plan->tiles();
+  cudaError_t e = cudaSuccess;
+  const auto step = [&](cudaError_t r) {
+    if (e == cudaSuccess) e = r;
+  };
+  step(alloc(&plan->chunks, chunks.size()));
+  step(alloc(&plan->seqs, seqs.size()));
+  step(alloc(&plan->seq_order, order.size()));
+  step(alloc(&plan->w, tiles * kda::dev::tile_sizes::ck));
+  step(alloc(&plan->u, tiles * kda::dev::tile_sizes::ck));
+  step(alloc(&plan->qg, tiles * kda::dev::tile_sizes::ck));
+  step(alloc(&plan->kg, tiles * kda::dev::tile_sizes::ck));
+  step(alloc(&plan->Aqk, tiles * kda::dev::tile_sizes::cc));
+  step(alloc(&plan->gC, tiles * kda::dev::k_dim));
+  if (e == cudaSuccess && !chunks.empty()) {
+    step(cudaMemcpy(plan->chunks, chunks.data(), chunks.size() * sizeof(chunks[0]), cudaMemcpyHostToDevice));
+  }
+  if (e == cudaSuccess) {
+    step(cudaMemcpy(plan->seqs, seqs.data(), seqs.size() * sizeof(seqs[0]), cudaMemcpyHostToDevice));
+    step(cudaMemcpy(plan->seq_order, order.data(), order.size() * sizeof(int), cudaMemcpyHostToDevice));
+  }
+  if (e != cudaSuccess) {
+    free_plan(plan);
+    return cuda_fail(e, "kda_plan_create");
+  }
+  *out = plan;
+  return KDA_OK;
+}
+
+void kda_plan_destroy(kda_plan* plan) {
+  if (plan) free_plan(plan);
+}
+
+size_t kda_saved_bytes(const kda_plan* plan) { return plan ? plan->saved_bytes() : 0; }
+
+kda_status kda_fwd(const kda_plan* plan, const kda_fwd_args* args, void* stream) {
+  if (kda_status s = check_fwd_args(plan, args, true); s != KDA_OK) return s;
+  const auto st = static_cast<cudaStream_t>(stream);
+  for (int stage = 0; stage < 2; ++stage) {
+    if (kda_status s = run_fwd_stage(plan, args, stage, st); s != KDA_OK) return s;
+  }
+  return KDA_OK;
+}
+
+kda_status kda_bwd(const kda_plan* plan, const kda_bwd_args* args, void* stream) {
+  (void)plan;
+  (void)args;
+  (void)stream;
+  return fail(KDA_ERR_UNSUPPORTED, "the backward is not implemented in this build");
+}
+
+int kda_stage_names(const char* op, const char** names, int max_names) {
+  if (!op || std::strcmp(op, "fwd") != 0) return 0;
+  const int n = 2;
+  for (int i = 0; names && i < n && i < max_names; ++i) names[i] = k_fwd_stages[i];
+  return n;
+}
+
+kda_status kda_run_stage(const kda_plan* plan, const char* op, int stage, const kda_bwd_args* args,
+                         void* stream) {
+  if (!op || std::strcmp(op, "fwd") != 0 || stage < 0 || stage > 1) {
+    return fail(KDA_ERR_INVALID_ARGUMENT, "unknown stage");
+  }
+  if (!args) return fail(KDA_ERR_INVALID_ARGUMENT, "null arguments");
+  if (kda_status s = check_fwd_args(plan, &args->fwd, stage == 1); s != KDA_OK) return s;
+  return run_fwd_stage(plan, &args->fwd, stage, static_cast<cudaStream_t>(stream));
+}
+
+} // extern "C"

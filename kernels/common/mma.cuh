@@ -1,0 +1,102 @@
+#pragma once
+// Warp-level tensor-core and copy primitives (sm_80+ PTX, used on sm_90a): mma.sync bf16 and tf32,
+// ldmatrix, cp.async. Fragment layouts (PTX ISA, "Matrix fragments for mma.m16n8k16/k8"), with
+// lane = 4 * gid + tig:
+//   A 16x16 bf16: a0 (gid, 2tig..+1) a1 (gid+8, 2tig..) a2 (gid, 2tig+8..) a3 (gid+8, 2tig+8..)
+//   B 16x8  bf16: b0 (k 2tig..+1, n gid) b1 (k 2tig+8..+9, n gid)
+//   A 16x8  tf32: a0 (gid, tig) a1 (gid+8, tig) a2 (gid, tig+4) a3 (gid+8, tig+4)
+//   B 8x8   tf32: b0 (k tig, n gid) b1 (k tig+4, n gid)
+//   C 16x8  f32 : c0 (gid, 2tig) c1 (gid, 2tig+1) c2 (gid+8, 2tig) c3 (gid+8, 2tig+1)
+#include <cstdint>
+
+#include <cuda_bf16.h>
+
+namespace kda::dev {
+
+struct frag_c {
+  float x[4];
+};
+
+__device__ __forceinline__ void mma_bf16_16816(frag_c& d, const std::uint32_t (&a)[4],
+                                               const std::uint32_t (&b)[2]) {
+  asm volatile(
+      "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
+      "{%8,%9}, {%0,%1,%2,%3};\n"
+      : "+f"(d.x[0]), "+f"(d.x[1]), "+f"(d.x[2]), "+f"(d.x[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+
+__device__ __forceinline__ void mma_tf32_1688(frag_c& d, const std::uint32_t (&a)[4],
+                                              const std::uint32_t (&b)[2]) {
+  asm volatile(
+      "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
+      "{%8,%9}, {%0,%1,%2,%3};\n"
+      : "+f"(d.x[0]), "+f"(d.x[1]), "+f"(d.x[2]), "+f"(d.x[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+
+// fp32 -> tf32 operand, round to nearest (ties away), as cuBLAS does.
+__device__ __forceinline__ std::uint32_t to_tf32(float f) {
+  std::uint32_t r;
+  asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(r) : "f"(f));
+  return r;
+}
+
+__device__ __forceinline__ std::uint32_t pack_bf16(float lo, float hi) {
+  __nv_bfloat162 v = __floats2bfloat162_rn(lo, hi);
+  return *reinterpret_cast<std::uint32_t*>(&v);
+}
+
+__device__ __forceinline__ std::uint32_t smem_addr(const void* p) {
+  return static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
+}
+
+__device__ __forceinline__ void ldmatrix_x4(std::uint32_t (&r)[4], const void* p) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(smem_addr(p)));
+}
+
+__device__ __forceinline__ void ldmatrix_x4_trans(std::uint32_t (&r)[4], const void* p) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(smem_addr(p)));
+}
+
+__device__ __forceinline__ void cp_async_16(void* smem, const void* gmem) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(smem_addr(smem)), "l"(gmem));
+}
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
+template <int N>
+__device__ __forceinline__ void cp_async_wait() {
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
+}
+
+// A 16x16 bf16 A-fragment from a row-major smem tile (row stride in elements).
+__device__ __forceinline__ void load_a_bf16(std::uint32_t (&a)[4], const __nv_bfloat16* tile,
+                                            int stride, int lane) {
+  ldmatrix_x4(a, tile + (lane & 15) * stride + (lane >> 4) * 8);
+}
+
+// A 16x16 bf16 A-fragment of the TRANSPOSE of a row-major smem tile: A[m][k] = tile[k][m].
+__device__ __forceinline__ void load_a_bf16_trans(std::uint32_t (&a)[4], const __nv_bfloat16* tile,
+                                                  int stride, int lane) {
+  // matrices: (k 0-7, m 0-7), (k 0-7, m 8-15), (k 8-15, m 0-7), (k 8-15, m 8-15)
+  const int mat = lane >> 3, r = lane & 7;
+  ldmatrix_x4_trans(a, tile + ((mat >> 1) * 8 + r) * stride + (mat & 1) * 8);
+}
+
+// Two 16x8 bf16 B-fragments (n-tiles n0 and n0+8) from a row-major [k][n] smem tile.
+__device__ __forceinline__ void load_b_bf16_x2(std::uint32_t (&b0)[2], std::uint32_t (&b1)[2],
+                                               const __nv_bfloat16* tile, int stride, int lane) {
+  // matrices: (k 0-7, n 0-7), (k 8-15, n 0-7), (k 0-7, n 8-15), (k 8-15, n 8-15)
+  const int mat = lane >> 3, r = lane & 7;
+  std::uint32_t t[4];
+  ldmatrix_x4_trans(t, tile + ((mat & 1) * 8 + r) * stride + (mat >> 1) * 8);
+  b0[0] = t[0];
+  b0[1] = t[1];
+  b1[0] = t[2];
+  b1[1] = t[3];
+}
+
+} // namespace kda::dev

@@ -1,0 +1,386 @@
+// Forward stage 1 ("intra"): one CTA of 8 warps per (chunk, head). See intra.cuh for the maths.
+//
+// Exponent safety (numerics contract): every exp() argument is a difference gamma_i - gamma_n
+// with a reference row n of the 16-row sub-block, bounded as follows.
+//  - Off-diagonal sub-blocks (I > J): n = first row of I, so i >= n > j and both
+//    exp(gamma_i - gamma_n) and exp(gamma_n - gamma_j) are <= 1 (g <= 0).
+//  - Diagonal sub-blocks: the same factorisation with n = first row of the block needs
+//    exp(gamma_n - gamma_j) for j >= n, up to exp(span) where span is the gamma range inside the
+//    block. Used only when span <= k_span_limit (normal decay); otherwise ("slow" block, fast
+//    decay) each pair is computed elementwise from exp(gamma_i - gamma_j), i >= j, in FP32.
+// Precision: Akk/Aqk and w/u products in TF32 with FP32 accumulation, the triangular inverse in
+// FP32; outputs for the state pass in bf16. Every reduction has a fixed order: deterministic.
+#include "fwd/intra.cuh"
+
+#include <cstdint>
+
+#include "common/mma.cuh"
+
+namespace kda::dev {
+namespace {
+
+constexpr float k_span_limit = 40.f; // exp(40) = 2.4e17: finite and exact enough in TF32
+constexpr int k_ld_bf = 136;         // row stride (elements) of bf16 [64][128] tiles: conflict-free
+constexpr int k_ld_g = 132;          // row stride of fp32 [64][128] gamma / beta*k*exp(gamma)
+constexpr int k_ld_a = 68;           // row stride of fp32 [64][64] Akk -> X
+
+struct intra_smem {
+  static constexpr std::size_t q = 0;
+  static constexpr std::size_t k = q + 64 * k_ld_bf * 2;
+  static constexpr std::size_t v = k + 64 * k_ld_bf * 2;
+  static constexpr std::size_t g = v + 64 * k_ld_bf * 2; // gamma, later beta k' exp(gamma)
+  static constexpr std::size_t A = g + 64 * k_ld_g * 4;  // Akk, inverted in place into X
+  static constexpr std::size_t P = A + 64 * k_ld_a * 4;  // [3][16][17] inversion scratch
+  static constexpr std::size_t beta = P + 3 * 16 * 17 * 4;
+  static constexpr std::size_t rq = beta + 64 * 4; // rsqrt(q.q + eps) (1 when l2n = off)
+  static constexpr std::size_t rk = rq + 64 * 4;
+  static constexpr std::size_t gamC = rk + 64 * 4;   // gamma_C [128]
+  static constexpr std::size_t tot = gamC + 128 * 4; // first-half gamma totals [128]
+  static constexpr std::size_t bytes = tot + 128 * 4;
+};
+
+__device__ __forceinline__ float softplus_f(float z) { return z > 20.f ? z : log1pf(expf(z)); }
+
+__device__ __forceinline__ float bf(const __nv_bfloat16* p, int i) { return __bfloat162float(p[i]); }
+
+struct intra_ctx {
+  const __nv_bfloat16* s_q;
+  const __nv_bfloat16* s_k;
+  const float* s_g;
+  float* s_A;
+  const float* s_beta;
+  const float* s_rq; // includes the scale
+  const float* s_rk;
+  __nv_bfloat16* Aqk; // this tile in global memory
+};
+
+// Akk and Aqk of sub-block (I, J), I >= J, with tensor cores (reference row n = 16 I).
+__device__ void intra_block_mma(const intra_ctx& c, int I, int J, int lane) {
+  const int gid = lane >> 2, tig = lane & 3;
+  const int n = 16 * I;
+  const int i0 = n + gid, i1 = i0 + 8;
+  const float rq0 = c.s_rq[i0], rq1 = c.s_rq[i1], rk0 = c.s_rk[i0], rk1 = c.s_rk[i1];
+  frag_c kk[2] = {}, qk[2] = {};
+#pragma unroll 4
+  for (int d0 = 0; d0 < k_dim; d0 += 8) {
+    const int da = d0 + tig, db = da + 4;
+    const float gna = c.s_g[n * k_ld_g + da], gnb = c.s_g[n * k_ld_g + db];
+    const float e0a = __expf(c.s_g[i0 * k_ld_g + da] - gna), e1a = __expf(c.s_g[i1 * k_ld_g + da] - gna);
+    const float e0b = __expf(c.s_g[i0 * k_ld_g + db] - gnb), e1b = __expf(c.s_g[i1 * k_ld_g + db] - gnb);
+    const std::uint32_t ak[4] = {to_tf32(bf(c.s_k, i0 * k_ld_bf + da) * rk0 * e0a),
+                                 to_tf32(bf(c.s_k, i1 * k_ld_bf + da) * rk1 * e1a),
+                                 to_tf32(bf(c.s_k, i0 * k_ld_bf + db) * rk0 * e0b),
+                                 to_tf32(bf(c.s_k, i1 * k_ld_bf + db) * rk1 * e1b)};
+    const std::uint32_t aq[4] = {to_tf32(bf(c.s_q, i0 * k_ld_bf + da) * rq0 * e0a),
+                                 to_tf32(bf(c.s_q, i1 * k_ld_bf + da) * rq1 * e1a),
+                                 to_tf32(bf(c.s_q, i0 * k_ld_bf + db) * rq0 * e0b),
+                                 to_tf32(bf(c.s_q, i1 * k_ld_bf + db) * rq1 * e1b)};
+#pragma unroll
+    for (int nt = 0; nt < 2; ++nt) {
+      const int j = 16 * J + 8 * nt + gid;
+      const float rkj = c.s_rk[j];
+      const std::uint32_t b[2] = {
+          to_tf32(bf(c.s_k, j * k_ld_bf + da) * rkj * __expf(gna - c.s_g[j * k_ld_g + da])),
+          to_tf32(bf(c.s_k, j * k_ld_bf + db) * rkj * __expf(gnb - c.s_g[j * k_ld_g + db]))};
+      mma_tf32_1688(kk[nt], ak, b);
+      mma_tf32_1688(qk[nt], aq, b);
+    }
+  }
+#pragma unroll
+  for (int nt = 0; nt < 2; ++nt) {
+#pragma unroll
+    for (int half = 0; half < 2; ++half) {
+      const int i = n + gid + 8 * half;
+      const int j = 16 * J + 8 * nt + 2 * tig;
+      float a0 = kk[nt].x[2 * half], a1 = kk[nt].x[2 * half + 1];
+      float q0 = qk[nt].x[2 * half], q1 = qk[nt].x[2 * half + 1];
+      c.s_A[i * k_ld_a + j] = i > j ? c.s_beta[i] * a0 : 0.f;
+      c.s_A[i * k_ld_a + j + 1] = i > j + 1 ? c.s_beta[i] * a1 : 0.f;
+      q0 = i >= j ? q0 : 0.f;
+      q1 = i >= j + 1 ? q1 : 0.f;
+      *reinterpret_cast<std::uint32_t*>(c.Aqk + i * k_chunk + j) = pack_bf16(q0, q1);
+    }
+  }
+}
+
+// Akk and Aqk of the pairs i >= j of a diagonal sub-block whose gamma span is too large for
+// the factorised form: one pair per thread, FP32, exp(gamma_i - gamma_j) <= 1 directly.
+__device__ void intra_pair_exact(const intra_ctx& c, int I, int pair) {
+  int ii = 0;
+  while ((ii + 1) * (ii + 2) / 2 <= pair) ++ii;
+  const int jj = pair - ii * (ii + 1) / 2;
+  const int i = 16 * I + ii, j = 16 * I + jj;
+  float skk = 0.f, sqk = 0.f;
+  for (int d = 0; d < k_dim; ++d) {
+    const float e = __expf(c.s_g[i * k_ld_g + d] - c.s_g[j * k_ld_g + d]);
+    const float kje = bf(c.s_k, j * k_ld_bf + d) * e;
+    skk = fmaf(bf(c.s_k, i * k_ld_bf + d), kje, skk);
+    sqk = fmaf(bf(c.s_q, i * k_ld_bf + d), kje, sqk);
+  }
+  const float rkj = c.s_rk[j];
+  c.s_A[i * k_ld_a + j] = i > j ? c.s_beta[i] * (c.s_rk[i] * rkj * skk) : 0.f;
+  c.Aqk[i * k_chunk + j] = __float2bfloat16_rn(c.s_rq[i] * rkj * sqk);
+  if (i != j) {
+    c.s_A[j * k_ld_a + i] = 0.f;
+    c.Aqk[j * k_chunk + i] = __float2bfloat16_rn(0.f);
+  }
+}
+
+template <bool RAW, bool L2N>
+__global__ void __launch_bounds__(k_intra_threads, 2) fwd_intra_kernel(fwd_intra_params p) {
+  extern __shared__ __align__(16) unsigned char smem[];
+  auto* s_q = reinterpret_cast<__nv_bfloat16*>(smem + intra_smem::q);
+  auto* s_k = reinterpret_cast<__nv_bfloat16*>(smem + intra_smem::k);
+  auto* s_v = reinterpret_cast<__nv_bfloat16*>(smem + intra_smem::v);
+  auto* s_g = reinterpret_cast<float*>(smem + intra_smem::g);
+  auto* s_A = reinterpret_cast<float*>(smem + intra_smem::A);
+  auto* s_P = reinterpret_cast<float*>(smem + intra_smem::P);
+  auto* s_beta = reinterpret_cast<float*>(smem + intra_smem::beta);
+  auto* s_rq = reinterpret_cast<float*>(smem + intra_smem::rq);
+  auto* s_rk = reinterpret_cast<float*>(smem + intra_smem::rk);
+  auto* s_gamC = reinterpret_cast<float*>(smem + intra_smem::gamC);
+  auto* s_tot = reinterpret_cast<float*>(smem + intra_smem::tot);
+
+  const chunk_info ci = p.chunks[blockIdx.x];
+  const int head = blockIdx.y, H = p.heads, L = ci.len;
+  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+  const std::size_t tile = static_cast<std::size_t>(blockIdx.x) * H + head;
+  const auto row_of = [&](int i) { return static_cast<std::size_t>(ci.start + i) * H + head; };
+
+  // ---- q, k, v, beta -> smem; rows past the chunk's end are zero ----
+  for (int idx = tid; idx < k_chunk * 16; idx += k_intra_threads) {
+    const int i = idx >> 4, seg = idx & 15;
+    uint4 zq = make_uint4(0, 0, 0, 0), zk = zq, zv = zq;
+    if (i < L) {
+      const std::size_t off = row_of(i) * k_dim + seg * 8;
+      zq = *reinterpret_cast<const uint4*>(p.q + off);
+      zk = *reinterpret_cast<const uint4*>(p.k + off);
+      zv = *reinterpret_cast<const uint4*>(p.v + off);
+    }
+    *reinterpret_cast<uint4*>(s_q + i * k_ld_bf + seg * 8) = zq;
+    *reinterpret_cast<uint4*>(s_k + i * k_ld_bf + seg * 8) = zk;
+    *reinterpret_cast<uint4*>(s_v + i * k_ld_bf + seg * 8) = zv;
+  }
+  if (tid < k_chunk) s_beta[tid] = tid < L ? __bfloat162float(p.beta[row_of(tid)]) : 0.f;
+
+  // ---- gate and gamma = cumsum(g): thread (d, half) owns column d of rows [32 half, +32) ----
+  const int d = tid & 127, half = tid >> 7;
+  float gam[32];
+  {
+    float neg_A = 0.f, bias = 0.f;
+    if constexpr (RAW) {
+      neg_A = -expf(p.A_log[head]);
+      bias = p.dt_bias[head * k_dim + d];
+    }
+    float acc = 0.f;
+#pragma unroll
+    for (int r = 0; r < 32; ++r) {
+      const int i = 32 * half + r;
+      float g = 0.f;
+      if (i < L) {
+        const float in = p.gate_in[row_of(i) * k_dim + d];
+        g = RAW ? neg_A * softplus_f(in + bias) : in;
+      }
+      acc += g;
+      gam[r] = acc;
+    }
+    if (half == 0) s_tot[d] = acc;
+  }
+  bool wide[2];
+#pragma unroll
+  for (int sb = 0; sb < 2; ++sb) {
+    float lo = gam[16 * sb], hi = lo;
+#pragma unroll
+    for (int r = 1; r < 16; ++r) {
+      lo = fminf(lo, gam[16 * sb + r]);
+      hi = fmaxf(hi, gam[16 * sb + r]);
+    }
+    wide[sb] = !(hi - lo <= k_span_limit); // NaN counts as wide: take the elementwise path
+  }
+  __syncthreads();
+  {
+    const float off = half ? s_tot[d] : 0.f;
+#pragma unroll
+    for (int r = 0; r < 32; ++r) s_g[(32 * half + r) * k_ld_g + d] = off + gam[r];
+    if (half == 1) s_gamC[d] = off + gam[31];
+  }
+  bool slow[4];
+#pragma unroll
+  for (int I = 0; I < 4; ++I) slow[I] = __syncthreads_or((I >> 1) == half && wide[I & 1]) != 0;
+
+  // ---- rsqrt(q.q + eps) per row (fused L2 norm); fixed-order warp tree: deterministic ----
+  if constexpr (L2N) {
+    for (int i = warp * 8; i < warp * 8 + 8; ++i) {
+      float sq = 0.f, sk = 0.f;
+#pragma unroll
+      for (int e = 0; e < 4; ++e) {
+        const float qv = bf(s_q, i * k_ld_bf + 4 * lane + e), kv = bf(s_k, i * k_ld_bf + 4 * lane + e);
+        sq = fmaf(qv, qv, sq);
+        sk = fmaf(kv, kv, sk);
+      }
+#pragma unroll
+      for (int m = 16; m >= 1; m >>= 1) {
+        sq += __shfl_xor_sync(0xffffffffu, sq, m);
+        sk += __shfl_xor_sync(0xffffffffu, sk, m);
+      }
+      if (lane == 0) {
+        s_rq[i] = rsqrtf(sq + 1e-6f) * p.scale;
+        s_rk[i] = rsqrtf(sk + 1e-6f);
+      }
+    }
+  } else if (tid < k_chunk) {
+    s_rq[tid] = p.scale;
+    s_rk[tid] = 1.f;
+  }
+  __syncthreads();
+
+  // ---- Akk (into s_A) and Aqk (to global) by 16x16 sub-blocks ----
+  const intra_ctx c{s_q, s_k, s_g, s_A, s_beta, s_rq, s_rk, p.Aqk + tile * tile_sizes::cc};
+  {
+    // Sub-blocks (I, J) as nibbles 4 I + J, item 0 lowest, largest work first:
+    // (3,0) (3,1) (3,2) (2,0) (2,1) (1,0) (3,3) (2,2) (1,1) (0,0); warp w takes items w and w + 8.
+    constexpr unsigned long long k_items = 0x05AF498EDCull;
+    for (int it = warp; it < 10; it += 8) {
+      const int I = static_cast<int>((k_items >> (4 * it)) & 0xf) >> 2;
+      const int J = static_cast<int>((k_items >> (4 * it)) & 0x3);
+      if (I != J || !slow[I]) intra_block_mma(c, I, J, lane);
+    }
+    for (int pp = tid; pp < 4 * 136; pp += k_intra_threads) {
+      const int I = pp / 136;
+      if (slow[I]) intra_pair_exact(c, I, pp % 136);
+    }
+    // Aqk above the diagonal sub-blocks is zero.
+    for (int e = tid; e < 6 * 128; e += k_intra_threads) {
+      const int b = e >> 7, r = (e >> 3) & 15, cpair = e & 7;
+      const int up_I = b < 3 ? 0 : (b < 5 ? 1 : 2); // upper blocks (0,1) (0,2) (0,3) (1,2) (1,3) (2,3)
+      const int up_J = b < 3 ? b + 1 : (b < 5 ? b - 1 : 3);
+      *reinterpret_cast<std::uint32_t*>(c.Aqk + (16 * up_I + r) * k_chunk + 16 * up_J + 2 * cpair) = 0u;
+    }
+  }
+  __syncthreads();
+
+  // ---- qg, kg, exp(gamma_C) out; s_g <- beta k' exp(gamma) for w ----
+  for (int idx = tid; idx < k_chunk * 16; idx += k_intra_threads) {
+    const int i = idx >> 4, d0 = (idx & 15) * 8;
+    std::uint32_t qg_out[4], kg_out[4];
+#pragma unroll
+    for (int e = 0; e < 8; e += 2) {
+      float qo[2], ko[2];
+#pragma unroll
+      for (int f = 0; f < 2; ++f) {
+        const int dd = d0 + e + f;
+        const float gm = s_g[i * k_ld_g + dd];
+        const float kv = bf(s_k, i * k_ld_bf + dd) * s_rk[i];
+        qo[f] = bf(s_q, i * k_ld_bf + dd) * s_rq[i] * __expf(gm);
+        ko[f] = kv * __expf(s_gamC[dd] - gm);
+        s_g[i * k_ld_g + dd] = s_beta[i] * kv * __expf(gm);
+      }
+      qg_out[e / 2] = pack_bf16(qo[0], qo[1]);
+      kg_out[e / 2] = pack_bf16(ko[0], ko[1]);
+    }
+    const std::size_t off = tile * tile_sizes::ck + i * k_dim + d0;
+    *reinterpret_cast<uint4*>(p.qg + off) = make_uint4(qg_out[0], qg_out[1], qg_out[2], qg_out[3]);
+    *reinterpret_cast<uint4*>(p.kg + off) = make_uint4(kg_out[0], kg_out[1], kg_out[2], kg_out[3]);
+  }
+  if (tid < k_dim) p.gC[tile * k_dim + tid] = expf(s_gamC[tid]);
+
+  // ---- X = (I + Akk)^-1, in place. Diagonal 16x16 blocks by forward substitution ----
+  if (warp < 4 && lane < 16) {
+    const int I = warp, col = lane;
+    float x[16];
+#pragma unroll
+    for (int i = 0; i < 16; ++i) {
+      float s = i == col ? 1.f : 0.f;
+#pragma unroll
+      for (int j = 0; j < i; ++j) s = fmaf(-s_A[(16 * I + i) * k_ld_a + 16 * I + j], x[j], s);
+      x[i] = s;
+    }
+    __syncwarp(0x0000ffffu);
+#pragma unroll
+    for (int i = 0; i < 16; ++i) s_A[(16 * I + i) * k_ld_a + 16 * I + col] = x[i];
+  }
+  __syncthreads();
+  // Off-diagonal blocks, row block I after row block I-1:
+  //   X_IJ = -X_II sum_{K=J}^{I-1} A_IK X_KJ   (reads A_IK, K >= J, before any is overwritten)
+  for (int I = 1; I < 4; ++I) {
+    for (int e = tid; e < I * 256; e += k_intra_threads) {
+      const int J = e >> 8, i = (e >> 4) & 15, col = e & 15;
+      float s = 0.f;
+      for (int K = J; K < I; ++K) {
+#pragma unroll
+        for (int m = 0; m < 16; ++m) {
+          s = fmaf(s_A[(16 * I + i) * k_ld_a + 16 * K + m], s_A[(16 * K + m) * k_ld_a + 16 * J + col], s);
+        }
+      }
+      s_P[(J * 16 + i) * 17 + col] = s;
+    }
+    __syncthreads();
+    for (int e = tid; e < I * 256; e += k_intra_threads) {
+      const int J = e >> 8, i = (e >> 4) & 15, col = e & 15;
+      float s = 0.f;
+      for (int m = 0; m <= i; ++m) {
+        s = fmaf(s_A[(16 * I + i) * k_ld_a + 16 * I + m], s_P[(J * 16 + m) * 17 + col], s);
+      }
+      s_A[(16 * I + i) * k_ld_a + 16 * J + col] = -s;
+    }
+    __syncthreads();
+  }
+
+  // ---- w = X (beta k' exp(gamma)), u = X (beta v): TF32, X lower-triangular ----
+  {
+    const int M = warp >> 1, nh = warp & 1, gid = lane >> 2, tig = lane & 3;
+    frag_c aw[8] = {}, au[8] = {};
+    for (int j0 = 0; j0 < 16 * (M + 1); j0 += 8) {
+      const int ra = (16 * M + gid) * k_ld_a, rb = ra + 8 * k_ld_a;
+      const std::uint32_t a[4] = {to_tf32(s_A[ra + j0 + tig]), to_tf32(s_A[rb + j0 + tig]),
+                                  to_tf32(s_A[ra + j0 + tig + 4]), to_tf32(s_A[rb + j0 + tig + 4])};
+      const int ja = j0 + tig, jb = ja + 4;
+      const float ba = s_beta[ja], bb = s_beta[jb];
+#pragma unroll
+      for (int nt = 0; nt < 8; ++nt) {
+        const int col = 64 * nh + 8 * nt + gid;
+        const std::uint32_t bw[2] = {to_tf32(s_g[ja * k_ld_g + col]), to_tf32(s_g[jb * k_ld_g + col])};
+        const std::uint32_t bu[2] = {to_tf32(ba * bf(s_v, ja * k_ld_bf + col)),
+                                     to_tf32(bb * bf(s_v, jb * k_ld_bf + col))};
+        mma_tf32_1688(aw[nt], a, bw);
+        mma_tf32_1688(au[nt], a, bu);
+      }
+    }
+#pragma unroll
+    for (int nt = 0; nt < 8; ++nt) {
+#pragma unroll
+      for (int hh = 0; hh < 2; ++hh) {
+        const int row = 16 * M + gid + 8 * hh, col = 64 * nh + 8 * nt + 2 * tig;
+        const std::size_t off = tile * tile_sizes::ck + row * k_dim + col;
+        *reinterpret_cast<std::uint32_t*>(p.w + off) = pack_bf16(aw[nt].x[2 * hh], aw[nt].x[2 * hh + 1]);
+        *reinterpret_cast<std::uint32_t*>(p.u + off) = pack_bf16(au[nt].x[2 * hh], au[nt].x[2 * hh + 1]);
+      }
+    }
+  }
+}
+
+template <bool RAW, bool L2N>
+cudaError_t launch_instance(const fwd_intra_params& p, int num_chunks, cudaStream_t stream) {
+  static const cudaError_t attr = cudaFuncSetAttribute(
+      fwd_intra_kernel<RAW, L2N>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+      static_cast<int>(intra_smem::bytes));
+  if (attr != cudaSuccess) return attr;
+  fwd_intra_kernel<RAW, L2N><<<dim3(num_chunks, p.heads), k_intra_threads, intra_smem::bytes, stream>>>(p);
+  return cudaGetLastError();
+}
+
+} // namespace
+
+std::size_t fwd_intra_smem_bytes() { return intra_smem::bytes; }
+
+cudaError_t launch_fwd_intra(const fwd_intra_params& p, int num_chunks, bool raw_gate, bool l2n_fused,
+                             cudaStream_t stream) {
+  if (raw_gate) {
+    return l2n_fused ? launch_instance<true, true>(p, num_chunks, stream)
+                     : launch_instance<true, false>(p, num_chunks, stream);
+  }
+  return l2n_fused ? launch_instance<false, true>(p, num_chunks, stream)
+                   : launch_instance<false, false>(p, num_chunks, stream);
+}
+
+} // namespace kda::dev

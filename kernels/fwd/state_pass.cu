@@ -1,0 +1,207 @@
+// Forward stage 2 ("state pass" + output): see state_pass.cuh. 8 warps; per chunk, with the
+// inputs of the next chunk in flight (cp.async double buffer):
+//   step 1  h (FP32 registers) -> bf16 in smem (the B operand of w h and qg h)
+//   step 2  warp (row block, column half): v_new = u - w h, o = qg h          (K = 128)
+//   step 3  o += Aqk v_new                                                      (K = 64)
+//   step 4  warp = 16 state rows: h = diag(exp(gamma_C)) h + kg^T v_new        (K = 64)
+// bf16 operands, FP32 accumulation, fixed k order: deterministic.
+#include "fwd/state_pass.cuh"
+
+#include <cstdint>
+
+#include "common/mma.cuh"
+
+namespace kda::dev {
+namespace {
+
+constexpr int k_ld_wide = 136; // bf16 row stride of [64][128] tiles (conflict-free ldmatrix)
+constexpr int k_ld_narrow = 72; // bf16 row stride of [.][64] tiles
+
+struct state_smem {
+  static constexpr std::size_t w = 0;
+  static constexpr std::size_t qg = w + 64 * k_ld_wide * 2;
+  static constexpr std::size_t kg = qg + 64 * k_ld_wide * 2;
+  static constexpr std::size_t u = kg + 64 * k_ld_wide * 2;
+  static constexpr std::size_t Aqk = u + 64 * k_ld_narrow * 2;
+  static constexpr std::size_t gC = Aqk + 64 * k_ld_narrow * 2;
+  static constexpr std::size_t stage = gC + 128 * 4;
+  static constexpr std::size_t h = 2 * stage;
+  static constexpr std::size_t vn = h + 128 * k_ld_narrow * 2;
+  static constexpr std::size_t bytes = vn + 64 * k_ld_narrow * 2;
+};
+
+struct stage_ptrs {
+  __nv_bfloat16 *w, *qg, *kg, *u, *Aqk;
+  float* gC;
+};
+
+__device__ __forceinline__ stage_ptrs stage_at(unsigned char* smem, int buf) {
+  unsigned char* b = smem + buf * state_smem::stage;
+  return {reinterpret_cast<__nv_bfloat16*>(b + state_smem::w),
+          reinterpret_cast<__nv_bfloat16*>(b + state_smem::qg),
+          reinterpret_cast<__nv_bfloat16*>(b + state_smem::kg),
+          reinterpret_cast<__nv_bfloat16*>(b + state_smem::u),
+          reinterpret_cast<__nv_bfloat16*>(b + state_smem::Aqk),
+          reinterpret_cast<float*>(b + state_smem::gC)};
+}
+
+__device__ void load_stage(const fwd_state_params& p, const stage_ptrs& s, std::size_t tile, int vt,
+                           int tid) {
+  const std::size_t ck = tile * tile_sizes::ck;
+  for (int idx = tid; idx < 64 * 16; idx += k_state_threads) {
+    const int i = idx >> 4, seg = idx & 15;
+    cp_async_16(s.w + i * k_ld_wide + seg * 8, p.w + ck + i * k_dim + seg * 8);
+    cp_async_16(s.qg + i * k_ld_wide + seg * 8, p.qg + ck + i * k_dim + seg * 8);
+    cp_async_16(s.kg + i * k_ld_wide + seg * 8, p.kg + ck + i * k_dim + seg * 8);
+  }
+  for (int idx = tid; idx < 64 * 8; idx += k_state_threads) {
+    const int i = idx >> 3, seg = idx & 7;
+    cp_async_16(s.u + i * k_ld_narrow + seg * 8, p.u + ck + i * v_dim + k_state_vtile * vt + seg * 8);
+    cp_async_16(s.Aqk + i * k_ld_narrow + seg * 8, p.Aqk + tile * tile_sizes::cc + i * k_chunk + seg * 8);
+  }
+  if (tid < 32) cp_async_16(s.gC + tid * 4, p.gC + tile * k_dim + tid * 4);
+}
+
+__global__ void __launch_bounds__(k_state_threads, 1) fwd_state_kernel(fwd_state_params p) {
+  extern __shared__ __align__(16) unsigned char smem[];
+  auto* s_h = reinterpret_cast<__nv_bfloat16*>(smem + state_smem::h);
+  auto* s_vn = reinterpret_cast<__nv_bfloat16*>(smem + state_smem::vn);
+
+  const seq_info sq = p.seqs[p.seq_order[blockIdx.x]];
+  const int head = blockIdx.y, vt = blockIdx.z, H = p.heads;
+  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+  const int gid = lane >> 2, tig = lane & 3;
+  const int R0 = 16 * (warp & 3), ch = warp >> 2; // step 2/3: rows [R0, R0+16), cols [32 ch, +32)
+  const auto tile_of = [&](int c) { return static_cast<std::size_t>(sq.first_chunk + c) * H + head; };
+
+  frag_c hf[8] = {}; // h rows 16 warp + gid (+8), cols 8 nt + 2 tig (+1)
+  if (sq.num_chunks > 0) load_stage(p, stage_at(smem, 0), tile_of(0), vt, tid);
+  cp_async_commit();
+
+  for (int c = 0; c < sq.num_chunks; ++c) {
+    const std::size_t tile = tile_of(c);
+    const stage_ptrs s = stage_at(smem, c & 1);
+
+    // step 1
+#pragma unroll
+    for (int nt = 0; nt < 8; ++nt) {
+      const int r = 16 * warp + gid, col = 8 * nt + 2 * tig;
+      *reinterpret_cast<std::uint32_t*>(s_h + r * k_ld_narrow + col) = pack_bf16(hf[nt].x[0], hf[nt].x[1]);
+      *reinterpret_cast<std::uint32_t*>(s_h + (r + 8) * k_ld_narrow + col) = pack_bf16(hf[nt].x[2], hf[nt].x[3]);
+    }
+    cp_async_wait<0>();
+    __syncthreads();
+    if (c + 1 < sq.num_chunks) load_stage(p, stage_at(smem, (c + 1) & 1), tile_of(c + 1), vt, tid);
+    cp_async_commit();
+    if (p.h_out) {
+      for (int idx = tid; idx < 128 * 8; idx += k_state_threads) {
+        const int r = idx >> 3, seg = idx & 7;
+        *reinterpret_cast<uint4*>(p.h_out + tile * tile_sizes::kv + r * v_dim + k_state_vtile * vt + seg * 8) =
+            *reinterpret_cast<const uint4*>(s_h + r * k_ld_narrow + seg * 8);
+      }
+    }
+
+    // step 2
+    frag_c av[4] = {}, ao[4] = {};
+#pragma unroll
+    for (int kk = 0; kk < 8; ++kk) {
+      std::uint32_t aw[4], aq[4];
+      load_a_bf16(aw, s.w + R0 * k_ld_wide + 16 * kk, k_ld_wide, lane);
+      load_a_bf16(aq, s.qg + R0 * k_ld_wide + 16 * kk, k_ld_wide, lane);
+#pragma unroll
+      for (int np = 0; np < 2; ++np) {
+        std::uint32_t b0[2], b1[2];
+        load_b_bf16_x2(b0, b1, s_h + 16 * kk * k_ld_narrow + 32 * ch + 16 * np, k_ld_narrow, lane);
+        mma_bf16_16816(av[2 * np], aw, b0);
+        mma_bf16_16816(av[2 * np + 1], aw, b1);
+        mma_bf16_16816(ao[2 * np], aq, b0);
+        mma_bf16_16816(ao[2 * np + 1], aq, b1);
+      }
+    }
+#pragma unroll
+    for (int nt = 0; nt < 4; ++nt) {
+#pragma unroll
+      for (int hh = 0; hh < 2; ++hh) {
+        const int r = R0 + gid + 8 * hh, col = 32 * ch + 8 * nt + 2 * tig;
+        const __nv_bfloat162 uu = *reinterpret_cast<const __nv_bfloat162*>(s.u + r * k_ld_narrow + col);
+        const float vn0 = __low2float(uu) - av[nt].x[2 * hh];
+        const float vn1 = __high2float(uu) - av[nt].x[2 * hh + 1];
+        *reinterpret_cast<std::uint32_t*>(s_vn + r * k_ld_narrow + col) = pack_bf16(vn0, vn1);
+      }
+    }
+    __syncthreads();
+
+    // step 3
+#pragma unroll
+    for (int kk = 0; kk < 4; ++kk) {
+      std::uint32_t a[4];
+      load_a_bf16(a, s.Aqk + R0 * k_ld_narrow + 16 * kk, k_ld_narrow, lane);
+#pragma unroll
+      for (int np = 0; np < 2; ++np) {
+        std::uint32_t b0[2], b1[2];
+        load_b_bf16_x2(b0, b1, s_vn + 16 * kk * k_ld_narrow + 32 * ch + 16 * np, k_ld_narrow, lane);
+        mma_bf16_16816(ao[2 * np], a, b0);
+        mma_bf16_16816(ao[2 * np + 1], a, b1);
+      }
+    }
+    if (p.o) {
+#pragma unroll
+      for (int nt = 0; nt < 4; ++nt) {
+#pragma unroll
+        for (int hh = 0; hh < 2; ++hh) {
+          const int r = R0 + gid + 8 * hh, col = 32 * ch + 8 * nt + 2 * tig;
+          const int t = k_chunk * c + r;
+          if (t < sq.len) {
+            const std::size_t off = (static_cast<std::size_t>(sq.start + t) * H + head) * v_dim +
+                                    k_state_vtile * vt + col;
+            *reinterpret_cast<std::uint32_t*>(p.o + off) = pack_bf16(ao[nt].x[2 * hh], ao[nt].x[2 * hh + 1]);
+          }
+        }
+      }
+    }
+    if (p.vn_out) {
+      for (int idx = tid; idx < 64 * 8; idx += k_state_threads) {
+        const int r = idx >> 3, seg = idx & 7;
+        *reinterpret_cast<uint4*>(p.vn_out + tile * tile_sizes::ck + r * v_dim + k_state_vtile * vt + seg * 8) =
+            *reinterpret_cast<const uint4*>(s_vn + r * k_ld_narrow + seg * 8);
+      }
+    }
+
+    // step 4
+    {
+      const float g0 = s.gC[16 * warp + gid], g1 = s.gC[16 * warp + gid + 8];
+#pragma unroll
+      for (int nt = 0; nt < 8; ++nt) {
+        hf[nt].x[0] *= g0;
+        hf[nt].x[1] *= g0;
+        hf[nt].x[2] *= g1;
+        hf[nt].x[3] *= g1;
+      }
+#pragma unroll
+      for (int kk = 0; kk < 4; ++kk) {
+        std::uint32_t a[4];
+        load_a_bf16_trans(a, s.kg + 16 * kk * k_ld_wide + 16 * warp, k_ld_wide, lane);
+#pragma unroll
+        for (int np = 0; np < 4; ++np) {
+          std::uint32_t b0[2], b1[2];
+          load_b_bf16_x2(b0, b1, s_vn + 16 * kk * k_ld_narrow + 16 * np, k_ld_narrow, lane);
+          mma_bf16_16816(hf[2 * np], a, b0);
+          mma_bf16_16816(hf[2 * np + 1], a, b1);
+        }
+      }
+    }
+  }
+}
+
+} // namespace
+
+cudaError_t launch_fwd_state(const fwd_state_params& p, int num_seqs, cudaStream_t stream) {
+  static const cudaError_t attr = cudaFuncSetAttribute(
+      fwd_state_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(state_smem::bytes));
+  if (attr != cudaSuccess) return attr;
+  fwd_state_kernel<<<dim3(num_seqs, p.heads, v_dim / k_state_vtile), k_state_threads, state_smem::bytes,
+                     stream>>>(p);
+  return cudaGetLastError();
+}
+
+} // namespace kda::dev

@@ -1,0 +1,35 @@
+#pragma once
+// Forward stage 2, sequential over the chunks of one sequence (kda-algorithm.md, "State pass"),
+// fused with the output:
+//   v_new  = u - w h
+//   o      = qg h + Aqk v_new
+//   h_next = diag(exp(gamma_C)) h + kg^T v_new
+// One CTA per (sequence, head, 64-column V tile); the state h (128 x 64 of it) stays in FP32
+// registers across chunks. Optionally writes the saved set: h entering each chunk and v_new (bf16).
+#include <cuda_bf16.h>
+
+#include "common/layout.cuh"
+
+namespace kda::dev {
+
+struct fwd_state_params {
+  const seq_info* seqs;
+  const int* seq_order; // longest sequences first, so the longest serial chains start first
+  int heads;
+  const __nv_bfloat16* w;
+  const __nv_bfloat16* u;
+  const __nv_bfloat16* qg;
+  const __nv_bfloat16* kg;
+  const __nv_bfloat16* Aqk;
+  const float* gC;
+  __nv_bfloat16* o;      // [T, H, V], may be null (state replay only)
+  __nv_bfloat16* h_out;  // saved: [tile][128][128] state entering the chunk, or null
+  __nv_bfloat16* vn_out; // saved: [tile][64][128] v_new, or null
+};
+
+constexpr int k_state_threads = 256;
+constexpr int k_state_vtile = 64;
+
+cudaError_t launch_fwd_state(const fwd_state_params& p, int num_seqs, cudaStream_t stream);
+
+} // namespace kda::dev

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Copies the binaries built here into .carry/bin (git-ignored), the folder a device run carries
+# (docs/device.md): a build made on a developer machine runs on the device when it needs only
+# glibc, libstdc++ and the CUDA libraries. Google Benchmark's shared library travels with it.
+set -euo pipefail
+build=${1:-build}
+root=$(cd "$(dirname "$0")/.." && pwd)
+out="$root/.carry/bin"
+rm -rf "$out" && mkdir -p "$out"
+for f in src/cli/kda-bench kernels/libkda.so tests/gpu_fwd_tests tests/gpu_bwd_tests bench/reference_bench \
+         bench/stage_bench; do
+  [ -f "$root/$build/$f" ] && cp "$root/$build/$f" "$out/"
+done
+for lib in libbenchmark.so.1debian libcudart.so.13; do
+  p=$(ldconfig -p | awk -v l="$lib" '$1 == l {print $NF; exit}')
+  [ -n "$p" ] && cp -L "$p" "$out/"
+done
+du -sh "$out"
+ls "$out"

@@ -1,0 +1,38 @@
+#pragma once
+// The subcommands of kda-bench; each returns a process exit code (exit_codes.hpp).
+#include <string>
+#include <vector>
+
+#include "cli/run_options.hpp"
+#include "core/scenario.hpp"
+
+namespace kda::cli {
+
+// Loads scenarios/ plus any --scenario-file; throws scenario_error.
+scenario_catalog load_catalog(const scenario_options& o);
+
+int cmd_run(const run_options& o, const std::string& command_line);
+int cmd_list(const std::string& rows, const scenario_options& o, bool scenarios_only);
+
+struct reference_options {
+  std::string rows;
+  std::string decay = "normal";
+  std::uint64_t seed = 1;
+  std::string check_heads;
+  std::string dump_dir;
+  bool force = false;
+  bool forward_only = false;
+  int threads = 0;
+  scenario_options scenarios;
+};
+int cmd_reference(const reference_options& o);
+
+struct table_options {
+  std::string before, after;
+  std::string format = "markdown"; // markdown | csv
+  bool verdicts = false;
+};
+int cmd_table(const table_options& o);
+int cmd_compare(const table_options& o);
+
+} // namespace kda::cli

@@ -1,0 +1,143 @@
+// kda-bench: benchmark and accuracy harness for deterministic chunked KDA training kernels.
+// This file only declares the command line (CLI11) and maps errors to exit codes.
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+
+#include <CLI/CLI.hpp>
+#include <spdlog/spdlog.h>
+
+#include "cli/commands.hpp"
+#include "cli/exit_codes.hpp"
+#include "core/row_key.hpp"
+#include "core/scenario.hpp"
+#include "gpu/cuda_check.hpp"
+
+namespace {
+
+using namespace kda::cli;
+
+void add_scenario_options(CLI::App& app, scenario_options& s) {
+  app.add_option("--scenarios", s.dir, "folder of scenario JSON files (default: $KDA_SCENARIOS or ./scenarios)");
+  app.add_option("--scenario-file", s.files, "extra scenario JSON file, repeatable (adds rows)");
+}
+
+std::string joined_args(int argc, char** argv) {
+  std::string s;
+  for (int i = 0; i < argc; ++i) s += (i ? " " : "") + std::string(argv[i]);
+  return s;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "kda-bench: times and validates deterministic chunked KDA (Kimi Delta Attention) training kernels.\n"
+      "Main job: kda-bench --rows 4doc:raw:off:saved [--ops bwd,fwd+bwd] [--check]\n"
+      "Row keys are rows:gate:l2n:path (rows = a scenario, gate g|raw, l2n off|fused, path saved|replay);\n"
+      "comma lists, '*' for any value of a field, and 'all' expand to several keys (see `list`).\n"
+      "Exit codes: 0 ok, 1 a check failed or a run error, 2 bad command line, 3 no CUDA device or kernel library.\n"
+      "Without a GPU these work: list, reference, table, compare."};
+  app.option_defaults()->always_capture_default();
+  app.require_subcommand(0, 1);
+  app.get_formatter()->column_width(34);
+
+  std::string log_level = "info";
+  app.add_option("--log-level", log_level, "trace, debug, info, warn, error, critical or off")
+      ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}));
+
+  run_options run;
+  app.add_option("--rows", run.rows, "row keys to run, e.g. 4doc:raw:off:saved or '4doc:*:off:*' or all");
+  app.add_option("--ops", run.ops, "ops to time: fwd, bwd (backward only; replay includes the recompute), fwd+bwd");
+  app.add_option("--decay", run.decay,
+                 "decay regimes normal|fast (comma list); default: normal for timing, normal,fast with --check");
+  app.add_option("--seed", run.seed, "seed of the counter-based input generator");
+  app.add_option("--out", run.out, "results JSON path (default: results/<UTC date-time>.json)");
+  app.add_flag("--force", run.force, "overwrite an existing --out file or --dump folder");
+  app.add_flag("--check", run.check, "compare every output with the FP64 CPU reference; fail above the thresholds");
+  app.add_option("--check-heads", run.check_heads,
+                 "heads the reference checks: a count (evenly spaced) or a list 0,17,42 "
+                 "(default: all heads on rows of <= 8 heads, else 4)");
+  app.add_option("--repeat-check", run.repeat_check, "run N times and compare every output bit for bit (N >= 2)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--samples", run.samples, "timing samples (the median is reported)")->check(CLI::PositiveNumber);
+  app.add_option("--calls", run.calls, "back-to-back calls per sample (sample = event time / calls)")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--warmup", run.warmup, "untimed calls before the first sample")->check(CLI::NonNegativeNumber);
+  app.add_flag("--no-timing", run.no_timing, "skip timing (accuracy / determinism / dump only)");
+  app.add_option("--dump", run.dump_dir, "write inputs, outputs and reference outputs as .npy + manifest.json");
+  app.add_option("--inputs", run.inputs_dir, "load inputs from a dump folder instead of generating them");
+  app.add_option("--library", run.library, "kernel library to load (default: libkda.so next to kda-bench)");
+  app.add_option("--threads", run.threads, "CPU threads for input generation and the reference (0 = all)");
+  add_scenario_options(app, run.scenarios);
+
+  scenario_options list_scen;
+  std::string list_rows = "all";
+  bool list_scenarios = false;
+  auto* list = app.add_subcommand("list", "print the row keys a pattern expands to, one per line");
+  list->add_option("--rows", list_rows, "row key pattern");
+  list->add_flag("--scenarios-only", list_scenarios, "list the scenarios with their shapes instead");
+  add_scenario_options(*list, list_scen);
+
+  reference_options ref;
+  auto* refc = app.add_subcommand("reference", "run the FP64 CPU reference alone and dump inputs and outputs");
+  refc->add_option("--rows", ref.rows, "one row key, e.g. m2:raw:fused:saved")->required();
+  refc->add_option("--decay", ref.decay, "normal or fast");
+  refc->add_option("--seed", ref.seed, "seed of the input generator");
+  refc->add_option("--check-heads", ref.check_heads, "heads to compute: a count or a list (default: all)");
+  refc->add_option("--dump", ref.dump_dir, "folder for the .npy dump");
+  refc->add_flag("--force", ref.force, "overwrite an existing dump folder");
+  refc->add_flag("--forward-only", ref.forward_only, "skip the backward");
+  refc->add_option("--threads", ref.threads, "CPU threads (0 = all)");
+  add_scenario_options(*refc, ref.scenarios);
+
+  table_options table;
+  auto* tablec = app.add_subcommand("table", "render BEFORE.json AFTER.json as the PR before/after tables");
+  tablec->add_option("before", table.before, "results JSON of the old build")->required()->check(CLI::ExistingFile);
+  tablec->add_option("after", table.after, "results JSON of the new build")->required()->check(CLI::ExistingFile);
+  tablec->add_option("--format", table.format, "markdown or csv")->check(CLI::IsMember({"markdown", "csv"}));
+  tablec->add_flag("--verdicts", table.verdicts, "add the faster/slower/same column (docs/comparison.md)");
+
+  table_options cmp;
+  auto* cmpc = app.add_subcommand("compare", "table with verdicts of two results files; exit 1 if any row is slower");
+  cmpc->add_option("a", cmp.before, "results JSON, before")->required()->check(CLI::ExistingFile);
+  cmpc->add_option("b", cmp.after, "results JSON, after")->required()->check(CLI::ExistingFile);
+  cmpc->add_option("--format", cmp.format, "markdown or csv")->check(CLI::IsMember({"markdown", "csv"}));
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int rc = app.exit(e);
+    return rc == 0 ? k_exit_ok : k_exit_usage;
+  }
+  spdlog::set_level(spdlog::level::from_str(log_level));
+  spdlog::set_pattern("[%H:%M:%S] [%^%l%$] %v");
+
+  try {
+    if (*list) return cmd_list(list_rows, list_scen, list_scenarios);
+    if (*refc) return cmd_reference(ref);
+    if (*tablec) return cmd_table(table);
+    if (*cmpc) return cmd_compare(cmp);
+    if (run.rows.empty()) {
+      std::fprintf(stderr, "kda-bench: give --rows (e.g. --rows 4doc:raw:off:saved) or a subcommand; see --help\n");
+      return k_exit_usage;
+    }
+    if (run.repeat_check == 1) throw std::invalid_argument("--repeat-check needs N >= 2 runs to compare");
+    return cmd_run(run, joined_args(argc, argv));
+  } catch (const kda::row_key_error& e) {
+    spdlog::error("{}", e.what());
+    return k_exit_usage;
+  } catch (const kda::scenario_error& e) {
+    spdlog::error("{}", e.what());
+    return k_exit_usage;
+  } catch (const std::invalid_argument& e) {
+    spdlog::error("{}", e.what());
+    return k_exit_usage;
+  } catch (const kda::cuda_error& e) {
+    spdlog::error("CUDA: {}", e.what());
+    return k_exit_failure;
+  } catch (const std::exception& e) {
+    spdlog::error("{}", e.what());
+    return k_exit_failure;
+  }
+}

@@ -1,0 +1,39 @@
+#pragma once
+// Shared set-up of the GPU tests: skip without a device, load libkda once.
+#include <memory>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "gpu/device_info.hpp"
+#include "gpu/kernel_library.hpp"
+
+namespace kda::test {
+
+class gpu_test : public ::testing::Test {
+protected:
+  static void SetUpTestSuite() {
+    std::string why;
+    if (!describe_gpu(0, &why)) {
+      s_skip = "no CUDA device: " + why;
+      return;
+    }
+    const std::string path = default_kernel_library_path();
+    if (path.empty()) {
+      s_skip = "libkda.so not found (set KDA_LIBRARY)";
+      return;
+    }
+    s_lib = std::make_unique<kernel_library>(path);
+  }
+  static void TearDownTestSuite() { s_lib.reset(); }
+  void SetUp() override {
+    if (!s_skip.empty()) GTEST_SKIP() << s_skip;
+  }
+  static const kernel_library& lib() { return *s_lib; }
+
+private:
+  static inline std::string s_skip;
+  static inline std::unique_ptr<kernel_library> s_lib;
+};
+
+} // namespace kda::test
