@@ -1,6 +1,7 @@
 // The C ABI of libkda (include/kda.h): argument checks, plan set-up, and the stage sequence of
 // each op. Kernels live in fwd/ and bwd/, one file per stage.
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <numeric>
 #include <string>
@@ -78,7 +79,7 @@ kda_status run_fwd_stage(const kda_plan* plan, const kda_fwd_args* a, int stage,
                                    plan->problem.l2n == KDA_L2N_FUSED, st);
     if (e != cudaSuccess) return cuda_fail(e, "fwd_intra launch");
   } else {
-    e = kda::dev::launch_fwd_state(state_params(plan, a->o, a->saved), plan->num_seqs, st);
+    e = kda::dev::launch_fwd_state(state_params(plan, a->o, a->saved), plan->num_seqs, plan->state_vtile, st);
     if (e != cudaSuccess) return cuda_fail(e, "fwd_state launch");
   }
   return KDA_OK;
@@ -141,6 +142,14 @@ kda_status kda_plan_create(const kda_problem* problem, kda_plan** out) {
   plan->scale = pr.scale > 0.f ? pr.scale : 1.f / std::sqrt(static_cast<float>(pr.k_dim));
   plan->num_seqs = pr.num_seqs;
   plan->num_chunks = static_cast<int>(chunks.size());
+  int device = 0, sms = 132;
+  if (cudaGetDevice(&device) == cudaSuccess) cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+  plan->state_vtile = kda::dev::choose_state_vtile(pr.num_seqs, pr.heads, sms);
+  // Tuning override for experiments (the bits do not depend on it): KDA_STATE_VTILE=32|64.
+  if (const char* env = std::getenv("KDA_STATE_VTILE")) {
+    const int v = std::atoi(env);
+    if (v == 32 || v == 64) plan->state_vtile = v;
+  }
   const std::size_t tiles = plan->tiles();
   cudaError_t e = cudaSuccess;
   const auto step = [&](cudaError_t r) {

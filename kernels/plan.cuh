@@ -13,6 +13,7 @@ struct kda_plan {
   float scale = 0.f;
   int num_seqs = 0;
   int num_chunks = 0;
+  int state_vtile = 64; // V columns per CTA of the forward state pass
   std::vector<int> cu_seqlens;
 
   kda::dev::chunk_info* chunks = nullptr; // device

@@ -15,19 +15,23 @@ namespace kda::dev {
 namespace {
 
 constexpr int k_ld_wide = 136; // bf16 row stride of [64][128] tiles (conflict-free ldmatrix)
-constexpr int k_ld_narrow = 72; // bf16 row stride of [.][64] tiles
+constexpr int k_ld_aqk = 72;   // bf16 row stride of the [64][64] Aqk tile
 
+// VT: columns of V (and of the state) one CTA owns. Smaller tiles give more CTAs (short rows);
+// each output element is computed in the same order whatever VT is, so the bits do not change.
+template <int VT>
 struct state_smem {
+  static constexpr int ld = VT + 8; // bf16 row stride of [.][VT] tiles (u, h, v_new)
   static constexpr std::size_t w = 0;
   static constexpr std::size_t qg = w + 64 * k_ld_wide * 2;
   static constexpr std::size_t kg = qg + 64 * k_ld_wide * 2;
   static constexpr std::size_t u = kg + 64 * k_ld_wide * 2;
-  static constexpr std::size_t Aqk = u + 64 * k_ld_narrow * 2;
-  static constexpr std::size_t gC = Aqk + 64 * k_ld_narrow * 2;
+  static constexpr std::size_t Aqk = u + 64 * ld * 2;
+  static constexpr std::size_t gC = Aqk + 64 * k_ld_aqk * 2;
   static constexpr std::size_t stage = gC + 128 * 4;
   static constexpr std::size_t h = 2 * stage;
-  static constexpr std::size_t vn = h + 128 * k_ld_narrow * 2;
-  static constexpr std::size_t bytes = vn + 64 * k_ld_narrow * 2;
+  static constexpr std::size_t vn = h + 128 * ld * 2;
+  static constexpr std::size_t bytes = vn + 64 * ld * 2;
 };
 
 struct stage_ptrs {
@@ -35,18 +39,19 @@ struct stage_ptrs {
   float* gC;
 };
 
+template <int VT>
 __device__ __forceinline__ stage_ptrs stage_at(unsigned char* smem, int buf) {
-  unsigned char* b = smem + buf * state_smem::stage;
-  return {reinterpret_cast<__nv_bfloat16*>(b + state_smem::w),
-          reinterpret_cast<__nv_bfloat16*>(b + state_smem::qg),
-          reinterpret_cast<__nv_bfloat16*>(b + state_smem::kg),
-          reinterpret_cast<__nv_bfloat16*>(b + state_smem::u),
-          reinterpret_cast<__nv_bfloat16*>(b + state_smem::Aqk),
-          reinterpret_cast<float*>(b + state_smem::gC)};
+  using L = state_smem<VT>;
+  unsigned char* b = smem + buf * L::stage;
+  return {reinterpret_cast<__nv_bfloat16*>(b + L::w), reinterpret_cast<__nv_bfloat16*>(b + L::qg),
+          reinterpret_cast<__nv_bfloat16*>(b + L::kg), reinterpret_cast<__nv_bfloat16*>(b + L::u),
+          reinterpret_cast<__nv_bfloat16*>(b + L::Aqk), reinterpret_cast<float*>(b + L::gC)};
 }
 
+template <int VT>
 __device__ void load_stage(const fwd_state_params& p, const stage_ptrs& s, std::size_t tile, int vt,
                            int tid) {
+  constexpr int ld = state_smem<VT>::ld, segs = VT / 8;
   const std::size_t ck = tile * tile_sizes::ck;
   for (int idx = tid; idx < 64 * 16; idx += k_state_threads) {
     const int i = idx >> 4, seg = idx & 15;
@@ -54,64 +59,72 @@ __device__ void load_stage(const fwd_state_params& p, const stage_ptrs& s, std::
     cp_async_16(s.qg + i * k_ld_wide + seg * 8, p.qg + ck + i * k_dim + seg * 8);
     cp_async_16(s.kg + i * k_ld_wide + seg * 8, p.kg + ck + i * k_dim + seg * 8);
   }
+  for (int idx = tid; idx < 64 * segs; idx += k_state_threads) {
+    const int i = idx / segs, seg = idx % segs;
+    cp_async_16(s.u + i * ld + seg * 8, p.u + ck + i * v_dim + VT * vt + seg * 8);
+  }
   for (int idx = tid; idx < 64 * 8; idx += k_state_threads) {
     const int i = idx >> 3, seg = idx & 7;
-    cp_async_16(s.u + i * k_ld_narrow + seg * 8, p.u + ck + i * v_dim + k_state_vtile * vt + seg * 8);
-    cp_async_16(s.Aqk + i * k_ld_narrow + seg * 8, p.Aqk + tile * tile_sizes::cc + i * k_chunk + seg * 8);
+    cp_async_16(s.Aqk + i * k_ld_aqk + seg * 8, p.Aqk + tile * tile_sizes::cc + i * k_chunk + seg * 8);
   }
   if (tid < 32) cp_async_16(s.gC + tid * 4, p.gC + tile * k_dim + tid * 4);
 }
 
+template <int VT>
 __global__ void __launch_bounds__(k_state_threads, 1) fwd_state_kernel(fwd_state_params p) {
+  using L = state_smem<VT>;
+  constexpr int ld = L::ld;
+  constexpr int NT4 = VT / 8;  // n-tiles of a warp's state rows (step 4)
+  constexpr int NT2 = VT / 16; // n-tiles of a warp's v_new / o columns (steps 2, 3)
   extern __shared__ __align__(16) unsigned char smem[];
-  auto* s_h = reinterpret_cast<__nv_bfloat16*>(smem + state_smem::h);
-  auto* s_vn = reinterpret_cast<__nv_bfloat16*>(smem + state_smem::vn);
+  auto* s_h = reinterpret_cast<__nv_bfloat16*>(smem + L::h);
+  auto* s_vn = reinterpret_cast<__nv_bfloat16*>(smem + L::vn);
 
   const seq_info sq = p.seqs[p.seq_order[blockIdx.x]];
   const int head = blockIdx.y, vt = blockIdx.z, H = p.heads;
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
   const int gid = lane >> 2, tig = lane & 3;
-  const int R0 = 16 * (warp & 3), ch = warp >> 2; // step 2/3: rows [R0, R0+16), cols [32 ch, +32)
+  const int R0 = 16 * (warp & 3), C0 = (warp >> 2) * (VT / 2); // steps 2/3: rows [R0, +16), cols [C0, +VT/2)
   const auto tile_of = [&](int c) { return static_cast<std::size_t>(sq.first_chunk + c) * H + head; };
 
-  frag_c hf[8] = {}; // h rows 16 warp + gid (+8), cols 8 nt + 2 tig (+1)
-  if (sq.num_chunks > 0) load_stage(p, stage_at(smem, 0), tile_of(0), vt, tid);
+  frag_c hf[NT4] = {}; // h rows 16 warp + gid (+8), cols 8 nt + 2 tig (+1)
+  if (sq.num_chunks > 0) load_stage<VT>(p, stage_at<VT>(smem, 0), tile_of(0), vt, tid);
   cp_async_commit();
 
   for (int c = 0; c < sq.num_chunks; ++c) {
     const std::size_t tile = tile_of(c);
-    const stage_ptrs s = stage_at(smem, c & 1);
+    const stage_ptrs s = stage_at<VT>(smem, c & 1);
 
     // step 1
 #pragma unroll
-    for (int nt = 0; nt < 8; ++nt) {
+    for (int nt = 0; nt < NT4; ++nt) {
       const int r = 16 * warp + gid, col = 8 * nt + 2 * tig;
-      *reinterpret_cast<std::uint32_t*>(s_h + r * k_ld_narrow + col) = pack_bf16(hf[nt].x[0], hf[nt].x[1]);
-      *reinterpret_cast<std::uint32_t*>(s_h + (r + 8) * k_ld_narrow + col) = pack_bf16(hf[nt].x[2], hf[nt].x[3]);
+      *reinterpret_cast<std::uint32_t*>(s_h + r * ld + col) = pack_bf16(hf[nt].x[0], hf[nt].x[1]);
+      *reinterpret_cast<std::uint32_t*>(s_h + (r + 8) * ld + col) = pack_bf16(hf[nt].x[2], hf[nt].x[3]);
     }
     cp_async_wait<0>();
     __syncthreads();
-    if (c + 1 < sq.num_chunks) load_stage(p, stage_at(smem, (c + 1) & 1), tile_of(c + 1), vt, tid);
+    if (c + 1 < sq.num_chunks) load_stage<VT>(p, stage_at<VT>(smem, (c + 1) & 1), tile_of(c + 1), vt, tid);
     cp_async_commit();
     if (p.h_out) {
-      for (int idx = tid; idx < 128 * 8; idx += k_state_threads) {
-        const int r = idx >> 3, seg = idx & 7;
-        *reinterpret_cast<uint4*>(p.h_out + tile * tile_sizes::kv + r * v_dim + k_state_vtile * vt + seg * 8) =
-            *reinterpret_cast<const uint4*>(s_h + r * k_ld_narrow + seg * 8);
+      for (int idx = tid; idx < 128 * (VT / 8); idx += k_state_threads) {
+        const int r = idx / (VT / 8), seg = idx % (VT / 8);
+        *reinterpret_cast<uint4*>(p.h_out + tile * tile_sizes::kv + r * v_dim + VT * vt + seg * 8) =
+            *reinterpret_cast<const uint4*>(s_h + r * ld + seg * 8);
       }
     }
 
     // step 2
-    frag_c av[4] = {}, ao[4] = {};
+    frag_c av[NT2] = {}, ao[NT2] = {};
 #pragma unroll
     for (int kk = 0; kk < 8; ++kk) {
       std::uint32_t aw[4], aq[4];
       load_a_bf16(aw, s.w + R0 * k_ld_wide + 16 * kk, k_ld_wide, lane);
       load_a_bf16(aq, s.qg + R0 * k_ld_wide + 16 * kk, k_ld_wide, lane);
 #pragma unroll
-      for (int np = 0; np < 2; ++np) {
+      for (int np = 0; np < NT2 / 2; ++np) {
         std::uint32_t b0[2], b1[2];
-        load_b_bf16_x2(b0, b1, s_h + 16 * kk * k_ld_narrow + 32 * ch + 16 * np, k_ld_narrow, lane);
+        load_b_bf16_x2(b0, b1, s_h + 16 * kk * ld + C0 + 16 * np, ld, lane);
         mma_bf16_16816(av[2 * np], aw, b0);
         mma_bf16_16816(av[2 * np + 1], aw, b1);
         mma_bf16_16816(ao[2 * np], aq, b0);
@@ -119,14 +132,14 @@ __global__ void __launch_bounds__(k_state_threads, 1) fwd_state_kernel(fwd_state
       }
     }
 #pragma unroll
-    for (int nt = 0; nt < 4; ++nt) {
+    for (int nt = 0; nt < NT2; ++nt) {
 #pragma unroll
       for (int hh = 0; hh < 2; ++hh) {
-        const int r = R0 + gid + 8 * hh, col = 32 * ch + 8 * nt + 2 * tig;
-        const __nv_bfloat162 uu = *reinterpret_cast<const __nv_bfloat162*>(s.u + r * k_ld_narrow + col);
+        const int r = R0 + gid + 8 * hh, col = C0 + 8 * nt + 2 * tig;
+        const __nv_bfloat162 uu = *reinterpret_cast<const __nv_bfloat162*>(s.u + r * ld + col);
         const float vn0 = __low2float(uu) - av[nt].x[2 * hh];
         const float vn1 = __high2float(uu) - av[nt].x[2 * hh + 1];
-        *reinterpret_cast<std::uint32_t*>(s_vn + r * k_ld_narrow + col) = pack_bf16(vn0, vn1);
+        *reinterpret_cast<std::uint32_t*>(s_vn + r * ld + col) = pack_bf16(vn0, vn1);
       }
     }
     __syncthreads();
@@ -135,35 +148,35 @@ __global__ void __launch_bounds__(k_state_threads, 1) fwd_state_kernel(fwd_state
 #pragma unroll
     for (int kk = 0; kk < 4; ++kk) {
       std::uint32_t a[4];
-      load_a_bf16(a, s.Aqk + R0 * k_ld_narrow + 16 * kk, k_ld_narrow, lane);
+      load_a_bf16(a, s.Aqk + R0 * k_ld_aqk + 16 * kk, k_ld_aqk, lane);
 #pragma unroll
-      for (int np = 0; np < 2; ++np) {
+      for (int np = 0; np < NT2 / 2; ++np) {
         std::uint32_t b0[2], b1[2];
-        load_b_bf16_x2(b0, b1, s_vn + 16 * kk * k_ld_narrow + 32 * ch + 16 * np, k_ld_narrow, lane);
+        load_b_bf16_x2(b0, b1, s_vn + 16 * kk * ld + C0 + 16 * np, ld, lane);
         mma_bf16_16816(ao[2 * np], a, b0);
         mma_bf16_16816(ao[2 * np + 1], a, b1);
       }
     }
     if (p.o) {
 #pragma unroll
-      for (int nt = 0; nt < 4; ++nt) {
+      for (int nt = 0; nt < NT2; ++nt) {
 #pragma unroll
         for (int hh = 0; hh < 2; ++hh) {
-          const int r = R0 + gid + 8 * hh, col = 32 * ch + 8 * nt + 2 * tig;
+          const int r = R0 + gid + 8 * hh, col = C0 + 8 * nt + 2 * tig;
           const int t = k_chunk * c + r;
           if (t < sq.len) {
             const std::size_t off = (static_cast<std::size_t>(sq.start + t) * H + head) * v_dim +
-                                    k_state_vtile * vt + col;
+                                    VT * vt + col;
             *reinterpret_cast<std::uint32_t*>(p.o + off) = pack_bf16(ao[nt].x[2 * hh], ao[nt].x[2 * hh + 1]);
           }
         }
       }
     }
     if (p.vn_out) {
-      for (int idx = tid; idx < 64 * 8; idx += k_state_threads) {
-        const int r = idx >> 3, seg = idx & 7;
-        *reinterpret_cast<uint4*>(p.vn_out + tile * tile_sizes::ck + r * v_dim + k_state_vtile * vt + seg * 8) =
-            *reinterpret_cast<const uint4*>(s_vn + r * k_ld_narrow + seg * 8);
+      for (int idx = tid; idx < 64 * (VT / 8); idx += k_state_threads) {
+        const int r = idx / (VT / 8), seg = idx % (VT / 8);
+        *reinterpret_cast<uint4*>(p.vn_out + tile * tile_sizes::ck + r * v_dim + VT * vt + seg * 8) =
+            *reinterpret_cast<const uint4*>(s_vn + r * ld + seg * 8);
       }
     }
 
@@ -171,7 +184,7 @@ __global__ void __launch_bounds__(k_state_threads, 1) fwd_state_kernel(fwd_state
     {
       const float g0 = s.gC[16 * warp + gid], g1 = s.gC[16 * warp + gid + 8];
 #pragma unroll
-      for (int nt = 0; nt < 8; ++nt) {
+      for (int nt = 0; nt < NT4; ++nt) {
         hf[nt].x[0] *= g0;
         hf[nt].x[1] *= g0;
         hf[nt].x[2] *= g1;
@@ -182,9 +195,9 @@ __global__ void __launch_bounds__(k_state_threads, 1) fwd_state_kernel(fwd_state
         std::uint32_t a[4];
         load_a_bf16_trans(a, s.kg + 16 * kk * k_ld_wide + 16 * warp, k_ld_wide, lane);
 #pragma unroll
-        for (int np = 0; np < 4; ++np) {
+        for (int np = 0; np < NT4 / 2; ++np) {
           std::uint32_t b0[2], b1[2];
-          load_b_bf16_x2(b0, b1, s_vn + 16 * kk * k_ld_narrow + 16 * np, k_ld_narrow, lane);
+          load_b_bf16_x2(b0, b1, s_vn + 16 * kk * ld + 16 * np, ld, lane);
           mma_bf16_16816(hf[2 * np], a, b0);
           mma_bf16_16816(hf[2 * np + 1], a, b1);
         }
@@ -193,15 +206,26 @@ __global__ void __launch_bounds__(k_state_threads, 1) fwd_state_kernel(fwd_state
   }
 }
 
+
+template <int VT>
+cudaError_t launch_vt(const fwd_state_params& p, int num_seqs, cudaStream_t stream) {
+  static const cudaError_t attr = cudaFuncSetAttribute(fwd_state_kernel<VT>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                       static_cast<int>(state_smem<VT>::bytes));
+  if (attr != cudaSuccess) return attr;
+  fwd_state_kernel<VT><<<dim3(num_seqs, p.heads, v_dim / VT), k_state_threads, state_smem<VT>::bytes, stream>>>(p);
+  return cudaGetLastError();
+}
+
 } // namespace
 
-cudaError_t launch_fwd_state(const fwd_state_params& p, int num_seqs, cudaStream_t stream) {
-  static const cudaError_t attr = cudaFuncSetAttribute(
-      fwd_state_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(state_smem::bytes));
-  if (attr != cudaSuccess) return attr;
-  fwd_state_kernel<<<dim3(num_seqs, p.heads, v_dim / k_state_vtile), k_state_threads, state_smem::bytes,
-                     stream>>>(p);
-  return cudaGetLastError();
+int choose_state_vtile(int num_seqs, int heads, int sm_count) {
+  // Enough (sequence, head) pairs to fill the GPU with 64-column tiles: take them (fewer re-reads
+  // of w, qg, kg); otherwise split V finer so short rows use more SMs.
+  return static_cast<long long>(num_seqs) * heads * (v_dim / 64) >= sm_count ? 64 : 32;
+}
+
+cudaError_t launch_fwd_state(const fwd_state_params& p, int num_seqs, int vtile, cudaStream_t stream) {
+  return vtile == 32 ? launch_vt<32>(p, num_seqs, stream) : launch_vt<64>(p, num_seqs, stream);
 }
 
 } // namespace kda::dev

@@ -4,7 +4,7 @@
 //   v_new  = u - w h
 //   o      = qg h + Aqk v_new
 //   h_next = diag(exp(gamma_C)) h + kg^T v_new
-// One CTA per (sequence, head, 64-column V tile); the state h (128 x 64 of it) stays in FP32
+// One CTA per (sequence, head, V tile of 32 or 64 columns); the state h (128 x VT of it) stays in FP32
 // registers across chunks. Optionally writes the saved set: h entering each chunk and v_new (bf16).
 #include <cuda_bf16.h>
 
@@ -28,8 +28,9 @@ struct fwd_state_params {
 };
 
 constexpr int k_state_threads = 256;
-constexpr int k_state_vtile = 64;
 
-cudaError_t launch_fwd_state(const fwd_state_params& p, int num_seqs, cudaStream_t stream);
+// The V tile (32 or 64 columns) for a batch shape; the output bits do not depend on it.
+int choose_state_vtile(int num_seqs, int heads, int sm_count);
+cudaError_t launch_fwd_state(const fwd_state_params& p, int num_seqs, int vtile, cudaStream_t stream);
 
 } // namespace kda::dev

@@ -47,22 +47,33 @@ struct head_gradients {
   mat dv;          // T x V
   vec dbeta;       // T
   mat dgate;       // T x K: dg (g form) or dx (raw form)
-  double dA_log = 0.0; // raw form: sum over this pair's tokens
-  vec ddt_bias;        // K, raw form: sum over this pair's tokens
+  double dA_log = 0.0; // raw form: sum over this pair's tokens (g form: 0)
+  vec ddt_bias;        // K, raw form: sum over this pair's tokens (g form: zeros)
   mat dS0;             // K x V
+};
+
+struct head_results {
+  head_outputs outputs;
+  head_gradients gradients;
 };
 
 // The log gate g this problem uses (given, or computed from the raw form in FP64).
 mat log_gate(const head_problem& p);
 
+// Each throws std::invalid_argument when the problem's shapes disagree (the message says which).
 head_outputs forward(const head_problem& p);
 head_gradients backward(const head_problem& p); // recomputes the forward from checkpoints
+// Both at the price of one backward: the checkpointing pass of the backward yields o and S_final
+// (bitwise equal to forward()'s).
+head_results forward_backward(const head_problem& p);
 
 // ---- whole rows ----------------------------------------------------------------------------
 
 // Results for a set of heads of a packed row, head-compact: tensor [T, Hs, width] where
 // Hs = heads.size() and column block hs belongs to head heads[hs]. Per-head sums over every
-// sequence (dA_log [Hs], ddt_bias [Hs, K]) are reduced over sequences in ascending order.
+// sequence (dA_log [Hs], ddt_bias [Hs, K]) are reduced over sequences in ascending order (zeros
+// for the g form). Every value depends only on its own (sequence, head): the thread count and the
+// other sequences of the row do not change a bit.
 struct row_result {
   std::vector<int> heads;
   std::int64_t tokens = 0;
@@ -78,7 +89,8 @@ struct row_result {
 
 struct row_options {
   bool backward = true;
-  int threads = 0; // 0: all hardware threads
+  int threads = 0;    // 0: all hardware threads
+  int head_count = 0; // H of the row, to check `heads` against; 0: only checked to be >= 0
   // Called from worker threads (serialised by the runner) after each finished pair.
   std::function<void(std::int64_t done, std::int64_t total)> progress;
 };
@@ -86,6 +98,9 @@ struct row_options {
 // Supplies the problem of (sequence s, head h); must be callable from several threads at once.
 using head_source = std::function<head_problem(int seq, int head)>;
 
+// Throws std::invalid_argument on bad arguments (cu_seqlens not [0, ...] strictly increasing, a
+// head out of range or repeated, a problem from `source` of the wrong shape); rethrows what
+// `source` throws.
 row_result run_row(const std::vector<std::int32_t>& cu_seqlens, const std::vector<int>& heads,
                    int k_dim, int v_dim, const head_source& source, const row_options& options);
 

@@ -202,6 +202,22 @@ int cmd_run(const run_options& o, const std::string& command_line) {
       }
     }
 
+    if (o.stages) {
+      for (const char* op : {"fwd", "bwd"}) {
+        const int n = lib.stage_count(op);
+        if (n == 0) continue;
+        row.run(op_kind::fwd, ts.get()); // every stage reads what the earlier ones wrote
+        const kda_bwd_args a = row.args();
+        for (int s = 0; s < n; ++s) {
+          const auto samples = time_samples(
+              ts, [&](cudaStream_t st) { lib.run_stage(row.plan(), op, s, a, st); }, method);
+          const auto t = report::make_timing_entry(key.str(), op_kind::fwd, samples);
+          std::printf("%-28s   stage %-14s median %9.4f ms  (min %.4f, max %.4f)\n", key.str().c_str(),
+                      lib.stage_name(op, s).c_str(), t.median_ms, t.min_ms, t.max_ms);
+        }
+      }
+    }
+
     std::optional<io::dump_writer> dump;
     if (!o.dump_dir.empty()) {
       const input_spec spec{scen.name, o.seed, decays.front(), key.l2n};

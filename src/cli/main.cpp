@@ -65,6 +65,7 @@ int main(int argc, char** argv) {
       ->check(CLI::PositiveNumber);
   app.add_option("--warmup", run.warmup, "untimed calls before the first sample")->check(CLI::NonNegativeNumber);
   app.add_flag("--no-timing", run.no_timing, "skip timing (accuracy / determinism / dump only)");
+  app.add_flag("--stages", run.stages, "also time each kernel stage of fwd (and bwd) alone, same method");
   app.add_option("--dump", run.dump_dir, "write inputs, outputs and reference outputs as .npy + manifest.json");
   app.add_option("--inputs", run.inputs_dir, "load inputs from a dump folder instead of generating them");
   app.add_option("--library", run.library, "kernel library to load (default: libkda.so next to kda-bench)");

@@ -23,6 +23,7 @@ struct run_options {
   int repeat_check = 0;
   int samples = 15, calls = 20, warmup = 3;
   bool no_timing = false;
+  bool stages = false; // also time each kernel stage alone
   std::string dump_dir;
   std::string inputs_dir;
   std::string library;

@@ -1,6 +1,7 @@
 // The forward kernels against the FP64 reference: o for every head of small rows, every gate x
 // l2n combination, both decay regimes, outputs poisoned with NaN before each run; bitwise
 // repeatability; a sequence gives the same bits alone and packed with others.
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <tuple>
@@ -61,7 +62,12 @@ TEST_P(fwd_vs_reference, m2_all_heads) {
 INSTANTIATE_TEST_SUITE_P(variants, fwd_vs_reference,
                          ::testing::Combine(::testing::Values(gate_form::g, gate_form::raw),
                                             ::testing::Values(l2n_mode::off, l2n_mode::fused),
-                                            ::testing::Values(decay_regime::normal, decay_regime::fast)));
+                                            ::testing::Values(decay_regime::normal, decay_regime::fast)),
+                         [](const ::testing::TestParamInfo<fwd_param>& info) {
+                           return std::string(to_string(std::get<0>(info.param))) + "_" +
+                                  std::string(to_string(std::get<1>(info.param))) + "_" +
+                                  std::string(to_string(std::get<2>(info.param)));
+                         });
 
 class fwd_determinism : public gpu_test {};
 
@@ -77,6 +83,23 @@ TEST_F(fwd_determinism, repeat_runs_same_bits) {
     const auto again = row.download(false);
     ASSERT_EQ(0, std::memcmp(first.o.data(), again.o.data(), first.o.size() * sizeof(float))) << "run " << r;
   }
+}
+
+TEST_F(fwd_determinism, same_bits_for_every_state_vtile) {
+  // The V tile of the state pass is a launch choice made at run time; the bits must not move.
+  const problem_dims d = dims({700, 65, 1}, 4);
+  const host_inputs in = generate_inputs(d, gate_form::g, input_spec{"vt", 9, decay_regime::normal, l2n_mode::off});
+  std::vector<float> outs[2];
+  const char* tiles[2] = {"32", "64"};
+  for (int i = 0; i < 2; ++i) {
+    setenv("KDA_STATE_VTILE", tiles[i], 1);
+    device_row row(lib(), in, bwd_path::saved);
+    row.poison_outputs();
+    row.run(op_kind::fwd, nullptr);
+    outs[i] = row.download(false).o;
+  }
+  unsetenv("KDA_STATE_VTILE");
+  ASSERT_EQ(0, std::memcmp(outs[0].data(), outs[1].data(), outs[0].size() * sizeof(float)));
 }
 
 TEST_F(fwd_determinism, sequence_alone_equals_packed) {
