@@ -1,9 +1,7 @@
 #!/usr/bin/env bash
 # Device run: forward GPU tests, then forward timing + accuracy of the seed rows. Logs to $OUT.
 set -u
-export LD_LIBRARY_PATH="$PWD/.carry/bin:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
-out=${OUT:-/tmp/out}
-bin=.carry/bin
+. "$(dirname "$0")/device-env.sh"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv > "$out/gpu.txt" 2>&1
 nproc >> "$out/gpu.txt"
 timeout 240 $bin/gpu_fwd_tests 2>&1 | tee "$out/gpu_fwd_tests.log" | grep -E "rel_l2|FAIL|PASSED|FAILED|OK \]|error" | head -80

@@ -1,9 +1,7 @@
 #!/usr/bin/env bash
 # Device run: forward stage timing for both state-pass V tiles, sanitizers on m2, reference speed.
 set -u
-export LD_LIBRARY_PATH="$PWD/.carry/bin:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
-out=${OUT:-/tmp/out}
-bin=.carry/bin
+. "$(dirname "$0")/device-env.sh"
 rows='m2:g:off:saved,m2:raw:fused:replay,R2:g:off:saved,1doc:g:fused:saved,4doc:raw:off:saved,4doc:g:off:replay'
 for vt in 64 32; do
   echo "== KDA_STATE_VTILE=$vt"

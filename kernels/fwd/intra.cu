@@ -39,7 +39,12 @@ struct intra_smem {
   static constexpr std::size_t bytes = tot + 128 * 4;
 };
 
-__device__ __forceinline__ float softplus_f(float z) { return z > 20.f ? z : log1pf(expf(z)); }
+// softplus with the fast exp/log units: relative error about 1e-6, far below the TF32 rounding of
+// the products that consume g (docs/perf-log.md, fwd v2: accurate log1pf/expf cost 35% of the
+// raw-gate intra stage).
+__device__ __forceinline__ float softplus_f(float z) {
+  return z > 15.f ? z : (z < -15.f ? __expf(z) : __logf(1.f + __expf(z)));
+}
 
 __device__ __forceinline__ float bf(const __nv_bfloat16* p, int i) { return __bfloat162float(p[i]); }
 
@@ -245,6 +250,31 @@ __global__ void __launch_bounds__(k_intra_threads, 2) fwd_intra_kernel(fwd_intra
       const int J = static_cast<int>((k_items >> (4 * it)) & 0x3);
       if (I != J || !slow[I]) intra_block_mma(c, I, J, lane);
     }
+    // While warps 0 and 1 take their second item, warps 2..7 write qg, kg and exp(gamma_C)
+    // (they only read gamma, q, k, which nothing changes before the barrier).
+    if (warp >= 2) {
+      for (int idx = tid - 64; idx < k_chunk * 16; idx += k_intra_threads - 64) {
+        const int i = idx >> 4, d0 = (idx & 15) * 8;
+        std::uint32_t qg_out[4], kg_out[4];
+#pragma unroll
+        for (int e = 0; e < 8; e += 2) {
+          float qo[2], ko[2];
+#pragma unroll
+          for (int f = 0; f < 2; ++f) {
+            const int dd = d0 + e + f;
+            const float gm = s_g[i * k_ld_g + dd];
+            qo[f] = bf(s_q, i * k_ld_bf + dd) * s_rq[i] * __expf(gm);
+            ko[f] = bf(s_k, i * k_ld_bf + dd) * s_rk[i] * __expf(s_gamC[dd] - gm);
+          }
+          qg_out[e / 2] = pack_bf16(qo[0], qo[1]);
+          kg_out[e / 2] = pack_bf16(ko[0], ko[1]);
+        }
+        const std::size_t off = tile * tile_sizes::ck + i * k_dim + d0;
+        *reinterpret_cast<uint4*>(p.qg + off) = make_uint4(qg_out[0], qg_out[1], qg_out[2], qg_out[3]);
+        *reinterpret_cast<uint4*>(p.kg + off) = make_uint4(kg_out[0], kg_out[1], kg_out[2], kg_out[3]);
+      }
+      if (tid - 64 < k_dim) p.gC[tile * k_dim + tid - 64] = expf(s_gamC[tid - 64]);
+    }
     for (int pp = tid; pp < 4 * 136; pp += k_intra_threads) {
       const int I = pp / 136;
       if (slow[I]) intra_pair_exact(c, I, pp % 136);
@@ -259,30 +289,12 @@ __global__ void __launch_bounds__(k_intra_threads, 2) fwd_intra_kernel(fwd_intra
   }
   __syncthreads();
 
-  // ---- qg, kg, exp(gamma_C) out; s_g <- beta k' exp(gamma) for w ----
-  for (int idx = tid; idx < k_chunk * 16; idx += k_intra_threads) {
-    const int i = idx >> 4, d0 = (idx & 15) * 8;
-    std::uint32_t qg_out[4], kg_out[4];
-#pragma unroll
-    for (int e = 0; e < 8; e += 2) {
-      float qo[2], ko[2];
-#pragma unroll
-      for (int f = 0; f < 2; ++f) {
-        const int dd = d0 + e + f;
-        const float gm = s_g[i * k_ld_g + dd];
-        const float kv = bf(s_k, i * k_ld_bf + dd) * s_rk[i];
-        qo[f] = bf(s_q, i * k_ld_bf + dd) * s_rq[i] * __expf(gm);
-        ko[f] = kv * __expf(s_gamC[dd] - gm);
-        s_g[i * k_ld_g + dd] = s_beta[i] * kv * __expf(gm);
-      }
-      qg_out[e / 2] = pack_bf16(qo[0], qo[1]);
-      kg_out[e / 2] = pack_bf16(ko[0], ko[1]);
-    }
-    const std::size_t off = tile * tile_sizes::ck + i * k_dim + d0;
-    *reinterpret_cast<uint4*>(p.qg + off) = make_uint4(qg_out[0], qg_out[1], qg_out[2], qg_out[3]);
-    *reinterpret_cast<uint4*>(p.kg + off) = make_uint4(kg_out[0], kg_out[1], kg_out[2], kg_out[3]);
+  // ---- s_g <- beta k' exp(gamma), the B operand of w (gamma is not read after this) ----
+  for (int idx = tid; idx < k_chunk * k_dim; idx += k_intra_threads) {
+    const int i = idx >> 7, dd = idx & 127;
+    const float gm = s_g[i * k_ld_g + dd];
+    s_g[i * k_ld_g + dd] = s_beta[i] * bf(s_k, i * k_ld_bf + dd) * s_rk[i] * __expf(gm);
   }
-  if (tid < k_dim) p.gC[tile * k_dim + tid] = expf(s_gamC[tid]);
 
   // ---- X = (I + Akk)^-1, in place. Diagonal 16x16 blocks by forward substitution ----
   if (warp < 4 && lane < 16) {
@@ -346,16 +358,23 @@ __global__ void __launch_bounds__(k_intra_threads, 2) fwd_intra_kernel(fwd_intra
         mma_tf32_1688(au[nt], a, bu);
       }
     }
+    // Stage w and u through smem (s_q, s_k are dead) so the global stores are whole 16-byte rows.
 #pragma unroll
     for (int nt = 0; nt < 8; ++nt) {
 #pragma unroll
       for (int hh = 0; hh < 2; ++hh) {
         const int row = 16 * M + gid + 8 * hh, col = 64 * nh + 8 * nt + 2 * tig;
-        const std::size_t off = tile * tile_sizes::ck + row * k_dim + col;
-        *reinterpret_cast<std::uint32_t*>(p.w + off) = pack_bf16(aw[nt].x[2 * hh], aw[nt].x[2 * hh + 1]);
-        *reinterpret_cast<std::uint32_t*>(p.u + off) = pack_bf16(au[nt].x[2 * hh], au[nt].x[2 * hh + 1]);
+        *reinterpret_cast<std::uint32_t*>(s_q + row * k_ld_bf + col) = pack_bf16(aw[nt].x[2 * hh], aw[nt].x[2 * hh + 1]);
+        *reinterpret_cast<std::uint32_t*>(s_k + row * k_ld_bf + col) = pack_bf16(au[nt].x[2 * hh], au[nt].x[2 * hh + 1]);
       }
     }
+  }
+  __syncthreads();
+  for (int idx = tid; idx < k_chunk * 16; idx += k_intra_threads) {
+    const int i = idx >> 4, seg = idx & 15;
+    const std::size_t off = tile * tile_sizes::ck + i * k_dim + seg * 8;
+    *reinterpret_cast<uint4*>(p.w + off) = *reinterpret_cast<const uint4*>(s_q + i * k_ld_bf + seg * 8);
+    *reinterpret_cast<uint4*>(p.u + off) = *reinterpret_cast<const uint4*>(s_k + i * k_ld_bf + seg * 8);
   }
 }
 

@@ -219,9 +219,10 @@ cudaError_t launch_vt(const fwd_state_params& p, int num_seqs, cudaStream_t stre
 } // namespace
 
 int choose_state_vtile(int num_seqs, int heads, int sm_count) {
-  // Enough (sequence, head) pairs to fill the GPU with 64-column tiles: take them (fewer re-reads
-  // of w, qg, kg); otherwise split V finer so short rows use more SMs.
-  return static_cast<long long>(num_seqs) * heads * (v_dim / 64) >= sm_count ? 64 : 32;
+  // Measured on the H200 (docs/perf-log.md, fwd v1): 64-column tiles win once there are about
+  // half as many CTAs as SMs (1doc: 128 CTAs, 0.94 ms vs 1.37 ms with 32); short rows (m2: 16
+  // CTAs) gain from splitting V finer (0.093 ms vs 0.126 ms).
+  return 2LL * static_cast<long long>(num_seqs) * heads * (v_dim / 64) >= sm_count ? 64 : 32;
 }
 
 cudaError_t launch_fwd_state(const fwd_state_params& p, int num_seqs, int vtile, cudaStream_t stream) {
