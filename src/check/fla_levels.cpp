@@ -19,7 +19,7 @@ constexpr std::array<level, 9> k_levels{{
     {"dg", 4.9e-3, 2.5e-3},
     {"dx", 4.9e-3, 2.5e-3},
     {"dA_log", 5.4e-3, 8.5e-3},
-    {"dt_bias", 4.2e-3, 4.8e-3},
+    {"ddt_bias", 4.2e-3, 4.8e-3}, // the gradient of dt_bias
 }};
 
 } // namespace
@@ -32,7 +32,7 @@ std::optional<double> fla_level(std::string_view tensor, decay_regime decay) {
 }
 
 double target_factor(std::string_view tensor) {
-  return tensor == "dg" || tensor == "dx" || tensor == "dA_log" || tensor == "dt_bias" ? 0.5 : 1.0;
+  return tensor == "dg" || tensor == "dx" || tensor == "dA_log" || tensor == "ddt_bias" ? 0.5 : 1.0;
 }
 
 } // namespace kda

@@ -23,22 +23,17 @@ std::vector<int> select_heads(const std::string& spec, int heads, bool is_list_h
     start = pos + 1;
   }
   const auto to_int = [&](const std::string& s) {
-    std::size_t used = 0;
-    int v = -1;
-    try {
-      v = std::stoi(s, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used != s.size() || s.empty() || v < 0) {
+    const bool digits = !s.empty() && s.size() <= 9 &&
+                        std::all_of(s.begin(), s.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
+    if (!digits) {
       throw std::invalid_argument("--check-heads: '" + s + "' is not a head index or count (e.g. 4 or 0,17,42)");
     }
-    return v;
+    return std::stoi(s);
   };
+  if (parts.size() == 1 && !is_list_hint && to_int(parts[0]) == 0) return {0}; // "0": head 0 alone
   if (parts.size() == 1 && !is_list_hint) {
-    // A single number is a count: that many heads, evenly spaced, always including head 0.
+    // A single number N >= 1 is a count: N heads, evenly spaced, always including head 0.
     const int n = std::min(to_int(parts[0]), heads);
-    if (n < 1) throw std::invalid_argument("--check-heads: a count must be >= 1");
     for (int i = 0; i < n; ++i) out.push_back(static_cast<int>(static_cast<long long>(i) * heads / n));
     return out;
   }
@@ -87,7 +82,7 @@ std::vector<tensor_check> check_outputs(const host_inputs& in, const host_output
     add(in.gate == gate_form::raw ? "dx" : "dg", got.dgate, ref.dgate, T, K, out_dtype::fp32);
     if (in.gate == gate_form::raw) {
       add("dA_log", got.dA_log, ref.dA_log, 1, 1, out_dtype::fp32);
-      add("dt_bias", got.ddt_bias, ref.ddt_bias, 1, K, out_dtype::fp32);
+      add("ddt_bias", got.ddt_bias, ref.ddt_bias, 1, K, out_dtype::fp32);
     }
   }
   return out;

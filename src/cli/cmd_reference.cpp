@@ -64,10 +64,18 @@ int cmd_reference(const reference_options& o) {
                o.forward_only ? "forward" : "forward + backward", secs);
 
   const char* dg = key.gate == gate_form::raw ? "dx" : "dg";
-  std::vector<std::pair<const char*, const std::vector<double>*>> tensors{{"o", &r.o}};
+  std::vector<std::pair<const char*, const std::vector<double>*>> tensors;
+  tensors.emplace_back("o", &r.o);
   if (r.has_backward) {
-    tensors.insert(tensors.end(), {{"dq", &r.dq}, {"dk", &r.dk}, {"dv", &r.dv}, {"dbeta", &r.dbeta}, {dg, &r.dgate}});
-    if (key.gate == gate_form::raw) tensors.insert(tensors.end(), {{"dA_log", &r.dA_log}, {"ddt_bias", &r.ddt_bias}});
+    tensors.emplace_back("dq", &r.dq);
+    tensors.emplace_back("dk", &r.dk);
+    tensors.emplace_back("dv", &r.dv);
+    tensors.emplace_back("dbeta", &r.dbeta);
+    tensors.emplace_back(dg, &r.dgate);
+    if (key.gate == gate_form::raw) {
+      tensors.emplace_back("dA_log", &r.dA_log);
+      tensors.emplace_back("ddt_bias", &r.ddt_bias);
+    }
   }
   for (const auto& [name, v] : tensors) {
     const std::string bad = first_non_finite(name, *v);

@@ -98,7 +98,7 @@ std::vector<std::pair<std::string, const std::vector<float>*>> named_outputs(con
   if (h.has_backward) {
     v.insert(v.end(), {{"dq", &h.dq}, {"dk", &h.dk}, {"dv", &h.dv}, {"dbeta", &h.dbeta},
                        {gate == gate_form::raw ? "dx" : "dg", &h.dgate}});
-    if (gate == gate_form::raw) v.insert(v.end(), {{"dA_log", &h.dA_log}, {"dt_bias", &h.ddt_bias}});
+    if (gate == gate_form::raw) v.insert(v.end(), {{"dA_log", &h.dA_log}, {"ddt_bias", &h.ddt_bias}});
   }
   return v;
 }

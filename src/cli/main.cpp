@@ -56,8 +56,8 @@ int main(int argc, char** argv) {
   app.add_flag("--force", run.force, "overwrite an existing --out file or --dump folder");
   app.add_flag("--check", run.check, "compare every output with the FP64 CPU reference; fail above the thresholds");
   app.add_option("--check-heads", run.check_heads,
-                 "heads the reference checks: a count (evenly spaced) or a list 0,17,42 "
-                 "(default: all heads on rows of <= 8 heads, else 4)");
+                 "heads the reference checks: a count N >= 1 (evenly spaced from head 0), a list "
+                 "0,17,42, or 0 (head 0 alone); default: all heads on rows of <= 8 heads, else 4");
   app.add_option("--repeat-check", run.repeat_check, "run N times and compare every output bit for bit (N >= 2)")
       ->check(CLI::NonNegativeNumber);
   app.add_option("--samples", run.samples, "timing samples (the median is reported)")->check(CLI::PositiveNumber);
@@ -85,7 +85,7 @@ int main(int argc, char** argv) {
   refc->add_option("--rows", ref.rows, "one row key, e.g. m2:raw:fused:saved")->required();
   refc->add_option("--decay", ref.decay, "normal or fast");
   refc->add_option("--seed", ref.seed, "seed of the input generator");
-  refc->add_option("--check-heads", ref.check_heads, "heads to compute: a count or a list (default: all)");
+  refc->add_option("--check-heads", ref.check_heads, "heads to compute: a count N >= 1, a list 0,17,42, or 0 (default: all)");
   refc->add_option("--dump", ref.dump_dir, "folder for the .npy dump");
   refc->add_flag("--force", ref.force, "overwrite an existing dump folder");
   refc->add_flag("--forward-only", ref.forward_only, "skip the backward");

@@ -58,12 +58,12 @@ KDA_HD double log(double x) {
   return add(fma_(de, k_ln2_hi, log_m), mul(de, k_ln2_lo));
 }
 
-// log(1 + x) for x > -1, accurate for small x too.
+// log(1 + x) for x > -1, accurate for small x too: u = 1 + x is rounded, but log(u) x / (u - 1)
+// corrects for exactly that rounding (u - 1 is exact), so the result keeps full relative precision.
 KDA_HD double log1p(double x) {
-  if (x > -1e-4 && x < 1e-4) {
-    return mul(x, fma_(x, fma_(x, fma_(x, -0.25, 1.0 / 3.0), -0.5), 1.0));
-  }
-  return log(add(1.0, x));
+  const double u = add(1.0, x);
+  if (u == 1.0) return x;
+  return div(mul(log(u), x), add(u, -1.0));
 }
 
 KDA_HD double softplus(double z) { return z > 36.0 ? z : log1p(exp(z)); }
