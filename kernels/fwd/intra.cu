@@ -20,8 +20,10 @@ namespace kda::dev {
 namespace {
 
 constexpr float k_span_limit = 40.f; // exp(40) = 2.4e17: finite and exact enough in TF32
-constexpr int k_ld_bf = 136;         // row stride (elements) of bf16 [64][128] tiles: conflict-free
-constexpr int k_ld_g = 132;          // row stride of fp32 [64][128] gamma / beta*k*exp(gamma)
+// Row strides chosen so the vector loads of the Akk/Aqk fragments (4 consecutive d per thread:
+// 8-byte bf16, 16-byte fp32) hit distinct banks within each load phase.
+constexpr int k_ld_bf = 144; // bf16 [64][128] tiles: 72 words per row, 8 (mod 32)
+constexpr int k_ld_g = 144;  // fp32 [64][128] gamma, later beta k' exp(gamma): 16 (mod 32)
 constexpr int k_ld_a = 68;           // row stride of fp32 [64][64] Akk -> X
 
 struct intra_smem {
@@ -34,9 +36,11 @@ struct intra_smem {
   static constexpr std::size_t beta = P + 3 * 16 * 17 * 4;
   static constexpr std::size_t rq = beta + 64 * 4; // rsqrt(q.q + eps) (1 when l2n = off)
   static constexpr std::size_t rk = rq + 64 * 4;
-  static constexpr std::size_t gamC = rk + 64 * 4;   // gamma_C [128]
-  static constexpr std::size_t tot = gamC + 128 * 4; // first-half gamma totals [128]
-  static constexpr std::size_t bytes = tot + 128 * 4;
+  static constexpr std::size_t gamC = rk + 64 * 4; // gamma_C [128]
+  static constexpr std::size_t tot = P;             // first-half gamma totals [128]: P is free then
+  static constexpr std::size_t bytes = gamC + 128 * 4;
+  // Two CTAs per SM: 228 KB per SM, 1 KB of it reserved per CTA.
+  static_assert(2 * (bytes + 1024) <= 228 * 1024, "two intra CTAs must fit on one SM");
 };
 
 // softplus with the fast exp/log units: relative error about 1e-6, far below the TF32 rounding of
@@ -59,36 +63,61 @@ struct intra_ctx {
   __nv_bfloat16* Aqk; // this tile in global memory
 };
 
+// Four consecutive bf16 of smem as floats (one 8-byte load).
+__device__ __forceinline__ float4 bf4(const __nv_bfloat16* p) {
+  const uint2 raw = *reinterpret_cast<const uint2*>(p);
+  const __nv_bfloat162 lo = *reinterpret_cast<const __nv_bfloat162*>(&raw.x);
+  const __nv_bfloat162 hi = *reinterpret_cast<const __nv_bfloat162*>(&raw.y);
+  return make_float4(__low2float(lo), __high2float(lo), __low2float(hi), __high2float(hi));
+}
+
+__device__ __forceinline__ float4 f4(const float* p) { return *reinterpret_cast<const float4*>(p); }
+
 // Akk and Aqk of sub-block (I, J), I >= J, with tensor cores (reference row n = 16 I).
+// The contraction index d may be assigned to fragment k-slots in any order, as long as A and B
+// agree: thread (gid, tig) takes d = d0 + 4 tig + {0, 1} for the first k8 step (slots tig,
+// tig + 4) and {2, 3} for the second, so all its operands come from 4 consecutive columns (one
+// vector load per row instead of eight scalar ones).
 __device__ void intra_block_mma(const intra_ctx& c, int I, int J, int lane) {
   const int gid = lane >> 2, tig = lane & 3;
   const int n = 16 * I;
   const int i0 = n + gid, i1 = i0 + 8;
+  const int j0 = 16 * J + gid, j1 = j0 + 8; // B rows of n-tiles 0 and 1
   const float rq0 = c.s_rq[i0], rq1 = c.s_rq[i1], rk0 = c.s_rk[i0], rk1 = c.s_rk[i1];
+  const float rkj0 = c.s_rk[j0], rkj1 = c.s_rk[j1];
   frag_c kk[2] = {}, qk[2] = {};
-#pragma unroll 4
-  for (int d0 = 0; d0 < k_dim; d0 += 8) {
-    const int da = d0 + tig, db = da + 4;
-    const float gna = c.s_g[n * k_ld_g + da], gnb = c.s_g[n * k_ld_g + db];
-    const float e0a = __expf(c.s_g[i0 * k_ld_g + da] - gna), e1a = __expf(c.s_g[i1 * k_ld_g + da] - gna);
-    const float e0b = __expf(c.s_g[i0 * k_ld_g + db] - gnb), e1b = __expf(c.s_g[i1 * k_ld_g + db] - gnb);
-    const std::uint32_t ak[4] = {to_tf32(bf(c.s_k, i0 * k_ld_bf + da) * rk0 * e0a),
-                                 to_tf32(bf(c.s_k, i1 * k_ld_bf + da) * rk1 * e1a),
-                                 to_tf32(bf(c.s_k, i0 * k_ld_bf + db) * rk0 * e0b),
-                                 to_tf32(bf(c.s_k, i1 * k_ld_bf + db) * rk1 * e1b)};
-    const std::uint32_t aq[4] = {to_tf32(bf(c.s_q, i0 * k_ld_bf + da) * rq0 * e0a),
-                                 to_tf32(bf(c.s_q, i1 * k_ld_bf + da) * rq1 * e1a),
-                                 to_tf32(bf(c.s_q, i0 * k_ld_bf + db) * rq0 * e0b),
-                                 to_tf32(bf(c.s_q, i1 * k_ld_bf + db) * rq1 * e1b)};
+#pragma unroll 2
+  for (int d0 = 0; d0 < k_dim; d0 += 16) {
+    const int d = d0 + 4 * tig;
+    const float4 gn = f4(c.s_g + n * k_ld_g + d);
+    const float4 g0 = f4(c.s_g + i0 * k_ld_g + d), g1 = f4(c.s_g + i1 * k_ld_g + d);
+    const float4 k0 = bf4(c.s_k + i0 * k_ld_bf + d), k1 = bf4(c.s_k + i1 * k_ld_bf + d);
+    const float4 q0 = bf4(c.s_q + i0 * k_ld_bf + d), q1 = bf4(c.s_q + i1 * k_ld_bf + d);
+    const float4 gj0 = f4(c.s_g + j0 * k_ld_g + d), gj1 = f4(c.s_g + j1 * k_ld_g + d);
+    const float4 kj0 = bf4(c.s_k + j0 * k_ld_bf + d), kj1 = bf4(c.s_k + j1 * k_ld_bf + d);
+    const float gnv[4] = {gn.x, gn.y, gn.z, gn.w};
+    const float g0v[4] = {g0.x, g0.y, g0.z, g0.w}, g1v[4] = {g1.x, g1.y, g1.z, g1.w};
+    const float k0v[4] = {k0.x, k0.y, k0.z, k0.w}, k1v[4] = {k1.x, k1.y, k1.z, k1.w};
+    const float q0v[4] = {q0.x, q0.y, q0.z, q0.w}, q1v[4] = {q1.x, q1.y, q1.z, q1.w};
+    const float gj0v[4] = {gj0.x, gj0.y, gj0.z, gj0.w}, gj1v[4] = {gj1.x, gj1.y, gj1.z, gj1.w};
+    const float kj0v[4] = {kj0.x, kj0.y, kj0.z, kj0.w}, kj1v[4] = {kj1.x, kj1.y, kj1.z, kj1.w};
 #pragma unroll
-    for (int nt = 0; nt < 2; ++nt) {
-      const int j = 16 * J + 8 * nt + gid;
-      const float rkj = c.s_rk[j];
-      const std::uint32_t b[2] = {
-          to_tf32(bf(c.s_k, j * k_ld_bf + da) * rkj * __expf(gna - c.s_g[j * k_ld_g + da])),
-          to_tf32(bf(c.s_k, j * k_ld_bf + db) * rkj * __expf(gnb - c.s_g[j * k_ld_g + db]))};
-      mma_tf32_1688(kk[nt], ak, b);
-      mma_tf32_1688(qk[nt], aq, b);
+    for (int step = 0; step < 2; ++step) {
+      const int a = 2 * step, b = a + 1; // the two d of this k8 step: slots tig and tig + 4
+      const float e0a = __expf(g0v[a] - gnv[a]), e1a = __expf(g1v[a] - gnv[a]);
+      const float e0b = __expf(g0v[b] - gnv[b]), e1b = __expf(g1v[b] - gnv[b]);
+      const std::uint32_t ak[4] = {to_tf32(k0v[a] * rk0 * e0a), to_tf32(k1v[a] * rk1 * e1a),
+                                   to_tf32(k0v[b] * rk0 * e0b), to_tf32(k1v[b] * rk1 * e1b)};
+      const std::uint32_t aq[4] = {to_tf32(q0v[a] * rq0 * e0a), to_tf32(q1v[a] * rq1 * e1a),
+                                   to_tf32(q0v[b] * rq0 * e0b), to_tf32(q1v[b] * rq1 * e1b)};
+      const std::uint32_t b0[2] = {to_tf32(kj0v[a] * rkj0 * __expf(gnv[a] - gj0v[a])),
+                                   to_tf32(kj0v[b] * rkj0 * __expf(gnv[b] - gj0v[b]))};
+      const std::uint32_t b1[2] = {to_tf32(kj1v[a] * rkj1 * __expf(gnv[a] - gj1v[a])),
+                                   to_tf32(kj1v[b] * rkj1 * __expf(gnv[b] - gj1v[b]))};
+      mma_tf32_1688(kk[0], ak, b0);
+      mma_tf32_1688(qk[0], aq, b0);
+      mma_tf32_1688(kk[1], ak, b1);
+      mma_tf32_1688(qk[1], aq, b1);
     }
   }
 #pragma unroll
@@ -153,19 +182,25 @@ __global__ void __launch_bounds__(k_intra_threads, 2) fwd_intra_kernel(fwd_intra
   const auto row_of = [&](int i) { return static_cast<std::size_t>(ci.start + i) * H + head; };
 
   // ---- q, k, v, beta -> smem; rows past the chunk's end are zero ----
+  // (cp.async: straight to smem, all in flight together with the gate loads below)
   for (int idx = tid; idx < k_chunk * 16; idx += k_intra_threads) {
     const int i = idx >> 4, seg = idx & 15;
-    uint4 zq = make_uint4(0, 0, 0, 0), zk = zq, zv = zq;
+    __nv_bfloat16* dq = s_q + i * k_ld_bf + seg * 8;
+    __nv_bfloat16* dk = s_k + i * k_ld_bf + seg * 8;
+    __nv_bfloat16* dv = s_v + i * k_ld_bf + seg * 8;
     if (i < L) {
       const std::size_t off = row_of(i) * k_dim + seg * 8;
-      zq = *reinterpret_cast<const uint4*>(p.q + off);
-      zk = *reinterpret_cast<const uint4*>(p.k + off);
-      zv = *reinterpret_cast<const uint4*>(p.v + off);
+      cp_async_16(dq, p.q + off);
+      cp_async_16(dk, p.k + off);
+      cp_async_16(dv, p.v + off);
+    } else {
+      const uint4 z = make_uint4(0, 0, 0, 0);
+      *reinterpret_cast<uint4*>(dq) = z;
+      *reinterpret_cast<uint4*>(dk) = z;
+      *reinterpret_cast<uint4*>(dv) = z;
     }
-    *reinterpret_cast<uint4*>(s_q + i * k_ld_bf + seg * 8) = zq;
-    *reinterpret_cast<uint4*>(s_k + i * k_ld_bf + seg * 8) = zk;
-    *reinterpret_cast<uint4*>(s_v + i * k_ld_bf + seg * 8) = zv;
   }
+  cp_async_commit();
   if (tid < k_chunk) s_beta[tid] = tid < L ? __bfloat162float(p.beta[row_of(tid)]) : 0.f;
 
   // ---- gate and gamma = cumsum(g): thread (d, half) owns column d of rows [32 half, +32) ----
@@ -177,15 +212,17 @@ __global__ void __launch_bounds__(k_intra_threads, 2) fwd_intra_kernel(fwd_intra
       neg_A = -expf(p.A_log[head]);
       bias = p.dt_bias[head * k_dim + d];
     }
-    float acc = 0.f;
+    // All 32 loads first, then the arithmetic: a load -> softplus -> add chain per row would
+    // serialise the memory latency (fwd v2 profile: half the raw-form stall samples).
 #pragma unroll
     for (int r = 0; r < 32; ++r) {
       const int i = 32 * half + r;
-      float g = 0.f;
-      if (i < L) {
-        const float in = p.gate_in[row_of(i) * k_dim + d];
-        g = RAW ? neg_A * softplus_f(in + bias) : in;
-      }
+      gam[r] = i < L ? p.gate_in[row_of(i) * k_dim + d] : 0.f;
+    }
+    float acc = 0.f;
+#pragma unroll
+    for (int r = 0; r < 32; ++r) {
+      const float g = RAW ? (32 * half + r < L ? neg_A * softplus_f(gam[r] + bias) : 0.f) : gam[r];
       acc += g;
       gam[r] = acc;
     }
@@ -202,6 +239,7 @@ __global__ void __launch_bounds__(k_intra_threads, 2) fwd_intra_kernel(fwd_intra
     }
     wide[sb] = !(hi - lo <= k_span_limit); // NaN counts as wide: take the elementwise path
   }
+  cp_async_wait<0>();
   __syncthreads();
   {
     const float off = half ? s_tot[d] : 0.f;
