@@ -8,4 +8,5 @@ kda_add_test(reference_tests
     reference/naive_test.cpp
     reference/row_test.cpp
     reference/inputs_test.cpp
+    reference/chunked_test.cpp
   LIBS kda_reference)

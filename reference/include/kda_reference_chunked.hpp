@@ -1,0 +1,80 @@
+#pragma once
+// Chunked FP64 KDA forward and backward (../shared/docs/kda-algorithm.md, "Chunked forward" and
+// "Chunked backward"; docs/backward-design.md), written stage by stage in the structure of the GPU
+// kernels. The token recurrence (kda_reference.hpp) stays the definition; this is the blueprint
+// and the stage-by-stage oracle of the CUDA backward. Same problem, results and loss convention:
+//   L = sum(o .* d_o) + sum(S_final .* dS_final)
+#include <vector>
+
+#include "kda_reference.hpp"
+
+namespace kda::ref {
+
+constexpr int k_chunk = 64; // C: rows per chunk; the last chunk of a sequence may be shorter
+
+// Each throws std::invalid_argument when the problem's shapes disagree (as forward/backward do).
+head_outputs forward_chunked(const head_problem& p);
+head_results forward_backward_chunked(const head_problem& p);
+head_gradients backward_chunked(const head_problem& p);
+
+// ---- stage-by-stage oracle ------------------------------------------------------------------
+
+// Everything the stages compute for one chunk of `len` rows starting at token `start`.
+// Row vectors over K are 1 x K matrices. Pair matrices (len x len) are zero outside their mask.
+struct chunk_trace {
+  Eigen::Index start = 0, len = 0;
+
+  // Stage 0, intra forward (recomputed by the backward from the inputs, as on the GPU).
+  mat gamma;   // len x K, within-chunk cumulative sum of g
+  mat gamma_C; // 1 x K, gamma of the last row
+  mat Akk;     // len x len, i > j
+  mat X;       // len x len, (I + Akk)^-1, unit lower triangular
+  mat Tm;      // len x len, X diag(beta)
+  mat kgp;     // len x K, k .* exp(gamma)
+  mat kgC;     // len x K, k .* exp(gamma_C - gamma)
+  mat qg;      // len x K, qs .* exp(gamma)
+  mat w;       // len x K, Tm kgp
+  mat u;       // len x V, Tm v
+  mat Aqk;     // len x len, i >= j
+
+  // The saved set (forward state pass).
+  mat h;     // K x V, state entering the chunk
+  mat v_new; // len x V, u - w h
+
+  // Stages 1+2, reverse state pass.
+  mat dh_next; // K x V, dL/d(state leaving the chunk): dS_final (or 0) for the last chunk
+  mat dv_new;  // len x V, Aqk^T do + kgC dh_next
+  mat dh;      // K x V, dL/d(state entering): the next-earlier chunk's dh_next, or dS0
+
+  // Stage 3, per chunk.
+  mat dqg;      // len x K, do h^T
+  mat dAqk;     // len x len, (do v_new^T) masked i >= j
+  mat dkgC;     // len x K, v_new dh_next^T
+  mat dkgp;     // len x K, Tm^T dw
+  mat dAkk;     // len x len, -(X^T dX X^T) masked i > j
+  vec dbeta_wy; // len, the WY part of dbeta: sum_i dTm_ij X_ij
+
+  // Stage 4, GLM intra and the elementwise terms.
+  mat dgamma_C; // 1 x K, the gamma_C terms (h .* dh_next; kgC rows except the last, whose
+                // pair is left out)
+  mat dgamma;   // len x K, the input of the reverse cumsum: dgamma_C already folded into the
+                // last row
+};
+
+// Test only: form a pair of dgamma terms that cancel analytically, instead of leaving out both
+// members (docs/backward-design.md, "Cancelling pairs"). The results differ by rounding only.
+struct chunked_options {
+  // The diagonal of Aqk: +qs_i .* k_i dAqk_ii (q side) and -k_i .* qs_i dAqk_ii (k side), row i.
+  bool aqk_diagonal_pair_in_dgamma = false;
+  // The last row of kgC (= k, exp(0)): -dkgC .* kgC on that row and its share of dgamma_C.
+  bool kgC_last_row_pair_in_dgamma = false;
+};
+
+struct chunked_trace {
+  std::vector<chunk_trace> chunks;
+  head_results results; // equal to forward_backward_chunked()'s
+};
+
+chunked_trace trace_chunked(const head_problem& p, const chunked_options& options = {});
+
+} // namespace kda::ref
