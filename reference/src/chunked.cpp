@@ -460,30 +460,6 @@ std::vector<intra_forward> stage0(const std::vector<chunk_inputs>& chunks) {
   return intra;
 }
 
-// Gradients w.r.t. what the chunked algorithm consumes (qs, k', v, beta, g) through the
-// pre-processing chains to the problem's inputs, as recurrence.cpp does.
-head_gradients chain_to_inputs(const head_problem& p, const prepared_inputs& pp, mat dqs,
-                               mat dk_prime, mat dv, vec dbeta, mat dg, mat dS0) {
-  head_gradients grad;
-  grad.dq = pp.scale * dqs; // dq'
-  grad.dk = std::move(dk_prime);
-  if (p.l2n == l2n_mode::fused) {
-    detail::l2_norm_backward(pp.q_prime, pp.q_rstd, grad.dq);
-    detail::l2_norm_backward(pp.k_prime, pp.k_rstd, grad.dk);
-  }
-  grad.dv = std::move(dv);
-  grad.dbeta = std::move(dbeta);
-  grad.dgate = std::move(dg);
-  if (p.gate == gate_form::raw) {
-    detail::raw_gate_backward(p, pp.g, grad.dgate, grad.dA_log, grad.ddt_bias);
-  } else {
-    grad.dA_log = 0.0;
-    grad.ddt_bias = vec::Zero(p.q.cols());
-  }
-  grad.dS0 = std::move(dS0);
-  return grad;
-}
-
 void record_forward(const chunk_inputs& c, const intra_forward& f, chunk_trace& t) {
   t.start = c.start;
   t.len = c.len;
@@ -554,7 +530,7 @@ head_results run_chunked(const head_problem& p, const chunked_options& options,
       record_backward(s, r, dgamma, t);
     }
   }
-  res.gradients = chain_to_inputs(p, pp, std::move(dqs), std::move(dk_prime), std::move(dv),
+  res.gradients = detail::chain_to_inputs(p, pp, std::move(dqs), std::move(dk_prime), std::move(dv),
                                   std::move(dbeta), std::move(dg), std::move(rev.dS0));
   return res;
 }

@@ -109,4 +109,26 @@ mat log_gate(const head_problem& p) {
   return g;
 }
 
+head_gradients detail::chain_to_inputs(const head_problem& p, const detail::prepared_inputs& pp, mat dqs,
+                               mat dk_prime, mat dv, vec dbeta, mat dg, mat dS0) {
+  head_gradients grad;
+  grad.dq = pp.scale * dqs; // dq'
+  grad.dk = std::move(dk_prime);
+  if (p.l2n == l2n_mode::fused) {
+    detail::l2_norm_backward(pp.q_prime, pp.q_rstd, grad.dq);
+    detail::l2_norm_backward(pp.k_prime, pp.k_rstd, grad.dk);
+  }
+  grad.dv = std::move(dv);
+  grad.dbeta = std::move(dbeta);
+  grad.dgate = std::move(dg);
+  if (p.gate == gate_form::raw) {
+    detail::raw_gate_backward(p, pp.g, grad.dgate, grad.dA_log, grad.ddt_bias);
+  } else {
+    grad.dA_log = 0.0;
+    grad.ddt_bias = vec::Zero(p.q.cols());
+  }
+  grad.dS0 = std::move(dS0);
+  return grad;
+}
+
 } // namespace kda::ref

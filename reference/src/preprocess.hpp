@@ -25,6 +25,12 @@ prepared_inputs prepare(const head_problem& p);
 // dq = rstd * (dq' - q' (q'.dq')) per row, in place: d_prime holds dq' on entry, dq on return.
 void l2_norm_backward(const mat& x_prime, const vec& rstd, mat& d_prime);
 
+// Gradients w.r.t. what the algorithms consume (qs, k', v, beta, g) carried through the
+// pre-processing chains (scale, L2 norm, raw gate) to the problem's inputs. Shared by the
+// recurrence and the chunked form.
+head_gradients chain_to_inputs(const head_problem& p, const prepared_inputs& pp, mat dqs, mat dk_prime,
+                               mat dv, vec dbeta, mat dg, mat dS0);
+
 // Raw gate chain, in place: dgate holds dg on entry and dx on return.
 // dA_log = sum_{t,k} dg * g; ddt_bias = sum_t dx, both summed over t in ascending order.
 void raw_gate_backward(const head_problem& p, const mat& g, mat& dgate, double& dA_log,

@@ -151,23 +151,8 @@ head_results forward_backward(const head_problem& p) {
   res.outputs.S_final = run_forward(p, pp, res.outputs.o, &checkpoints);
   recurrence_gradients r = run_backward(p, pp, checkpoints);
 
-  head_gradients& grad = res.gradients;
-  grad.dq = pp.scale * r.dqs; // dq'
-  grad.dk = std::move(r.dk_prime);
-  if (p.l2n == l2n_mode::fused) {
-    detail::l2_norm_backward(pp.q_prime, pp.q_rstd, grad.dq);
-    detail::l2_norm_backward(pp.k_prime, pp.k_rstd, grad.dk);
-  }
-  grad.dv = std::move(r.dv);
-  grad.dbeta = std::move(r.dbeta);
-  grad.dgate = std::move(r.dg);
-  if (p.gate == gate_form::raw) {
-    detail::raw_gate_backward(p, pp.g, grad.dgate, grad.dA_log, grad.ddt_bias);
-  } else {
-    grad.dA_log = 0.0;
-    grad.ddt_bias = vec::Zero(p.q.cols());
-  }
-  grad.dS0 = std::move(r.dS0);
+  res.gradients = detail::chain_to_inputs(p, pp, std::move(r.dqs), std::move(r.dk_prime), std::move(r.dv),
+                                          std::move(r.dbeta), std::move(r.dg), std::move(r.dS0));
   return res;
 }
 
