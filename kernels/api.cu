@@ -87,6 +87,13 @@ kda_status run_fwd_stage(const kda_plan* plan, const kda_fwd_args* a, int stage,
 
 constexpr const char* k_fwd_stages[] = {"fwd_intra", "fwd_state"};
 
+#ifndef KDA_SLOW_BUILD_NOOP_KERNELS
+#define KDA_SLOW_BUILD_NOOP_KERNELS 0
+#endif
+#if KDA_SLOW_BUILD_NOOP_KERNELS > 0
+__global__ void kda_noop_kernel() {}
+#endif
+
 } // namespace
 
 extern "C" {
@@ -94,8 +101,13 @@ extern "C" {
 int kda_abi_version(void) { return KDA_ABI_VERSION; }
 
 const char* kda_build_id(void) {
+#if KDA_SLOW_BUILD_NOOP_KERNELS > 0
+#define KDA_BUILD_ID_SUFFIX " SLOWED (extra no-op kernels per kda_fwd)"
+#else
+#define KDA_BUILD_ID_SUFFIX ""
+#endif
   return "libkda " KDA_VERSION " git " KDA_GIT_REVISION " cuda_arch " KDA_CUDA_ARCHS
-         " nvcc " KDA_NVCC_VERSION " built " __DATE__ " " __TIME__;
+         " nvcc " KDA_NVCC_VERSION " built " __DATE__ " " __TIME__ KDA_BUILD_ID_SUFFIX;
 }
 
 const char* kda_last_error(void) { return g_last_error.c_str(); }
@@ -191,6 +203,11 @@ kda_status kda_fwd(const kda_plan* plan, const kda_fwd_args* args, void* stream)
   for (int stage = 0; stage < 2; ++stage) {
     if (kda_status s = run_fwd_stage(plan, args, stage, st); s != KDA_OK) return s;
   }
+#if KDA_SLOW_BUILD_NOOP_KERNELS > 0
+  // Deliberately slowed build (kernels/CMakeLists.txt): the --before acceptance test must see it.
+  for (int i = 0; i < KDA_SLOW_BUILD_NOOP_KERNELS; ++i) kda_noop_kernel<<<1, 32, 0, st>>>();
+  if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) return cuda_fail(e, "kda_noop_kernel launch");
+#endif
   return KDA_OK;
 }
 

@@ -35,4 +35,22 @@ struct table_options {
 int cmd_table(const table_options& o);
 int cmd_compare(const table_options& o);
 
+// `kda-bench nightly`: the baseline's rows again, compared with it (docs/nightly.md).
+struct nightly_options {
+  std::string baseline; // "" = <results_dir>/<gpu-class-slug>/baseline.json
+  std::string results_dir = "results";
+  std::string rows;             // "" = every row of the baseline
+  std::string ops;              // "" = the ops the baseline timed
+  double threshold = 0.02;      // fail a "slower" verdict above this median slow-down
+  double accuracy_factor = 1.5; // fail a rel_l2 above this factor x the baseline's
+  std::string check_heads = "2";
+  int repeat_check = 3;
+  bool retake_throttled = false;
+  bool print_slug = false; // print this GPU's class slug and exit
+  std::string library;
+  int threads = 0;
+  scenario_options scenarios;
+};
+int cmd_nightly(const nightly_options& o, const std::string& command_line);
+
 } // namespace kda::cli

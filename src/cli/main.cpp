@@ -24,7 +24,10 @@ void add_scenario_options(CLI::App& app, scenario_options& s) {
 
 std::string joined_args(int argc, char** argv) {
   std::string s;
-  for (int i = 0; i < argc; ++i) s += (i ? " " : "") + std::string(argv[i]);
+  for (int i = 0; i < argc; ++i) {
+    if (i) s += ' ';
+    s += argv[i];
+  }
   return s;
 }
 
@@ -33,7 +36,8 @@ std::string joined_args(int argc, char** argv) {
 int main(int argc, char** argv) {
   CLI::App app{
       "kda-bench: times and validates deterministic chunked KDA (Kimi Delta Attention) training kernels.\n"
-      "Main job: kda-bench --rows 4doc:raw:off:saved [--ops bwd,fwd+bwd] [--check]\n"
+      "Main job: kda-bench --rows 4doc:raw:off:saved [--ops bwd,fwd+bwd] [--check] [--before OLD/libkda.so]\n"
+      "Nightly regression run per GPU class: kda-bench nightly (see `nightly --help`).\n"
       "Row keys are rows:gate:l2n:path (rows = a scenario, gate g|raw, l2n off|fused, path saved|replay);\n"
       "comma lists, '*' for any value of a field, and 'all' expand to several keys (see `list`).\n"
       "Exit codes: 0 ok, 1 a check failed or a run error, 2 bad command line, 3 no CUDA device or kernel library.\n"
@@ -64,8 +68,19 @@ int main(int argc, char** argv) {
   app.add_option("--calls", run.calls, "back-to-back calls per sample (sample = event time / calls)")
       ->check(CLI::PositiveNumber);
   app.add_option("--warmup", run.warmup, "untimed calls before the first sample")->check(CLI::NonNegativeNumber);
+  app.add_flag("--cold-l2", run.cold_l2,
+               "flush L2 before each call (2x L2 written, not timed) and time each call alone; default: warm L2");
+  app.add_flag("--graph", run.graph,
+               "capture each sample's calls into a CUDA graph once and time graph replays; default: eager launches");
+  app.add_flag("--retake-throttled", run.retake_throttled,
+               "retake once each sample taken below 90 % of the max SM clock (read through NVML when present)");
+  app.add_flag("--roofline", run.roofline,
+               "measure copy bandwidth and cuBLAS bf16 GEMM rate; print GB/s, TFLOP/s and % of floor per op");
+  app.add_option("--before", run.before,
+                 "old build's libkda.so (scripts/build-rev.sh REV): time both interleaved A B A B, write "
+                 "its results to <out>.before.json, print the before/after table with verdicts");
   app.add_flag("--no-timing", run.no_timing, "skip timing (accuracy / determinism / dump only)");
-  app.add_flag("--stages", run.stages, "also time each kernel stage of fwd (and bwd) alone, same method");
+  app.add_flag("--stages", run.stages, "also time each kernel stage of fwd (and bwd) alone, same method (timing entries with a stage)");
   app.add_option("--dump", run.dump_dir, "write inputs, outputs and reference outputs as .npy + manifest.json");
   app.add_option("--inputs", run.inputs_dir, "load inputs from a dump folder instead of generating them");
   app.add_option("--library", run.library, "kernel library to load (default: libkda.so next to kda-bench)");
@@ -105,6 +120,27 @@ int main(int argc, char** argv) {
   cmpc->add_option("b", cmp.after, "results JSON, after")->required()->check(CLI::ExistingFile);
   cmpc->add_option("--format", cmp.format, "markdown or csv")->check(CLI::IsMember({"markdown", "csv"}));
 
+  nightly_options night;
+  auto* nightc = app.add_subcommand(
+      "nightly", "rerun the GPU class's baseline rows, compare, exit 1 on a regression (docs/nightly.md)");
+  nightc->add_option("--baseline", night.baseline,
+                     "baseline results JSON (default: <results-dir>/<gpu-class-slug>/baseline.json)");
+  nightc->add_option("--results-dir", night.results_dir,
+                     "writes <results-dir>/<gpu-class-slug>/<YYYY-MM-DD>[-N].json");
+  nightc->add_option("--rows", night.rows, "row keys to run (default: every row of the baseline)");
+  nightc->add_option("--ops", night.ops, "ops to time (default: those the baseline timed)");
+  nightc->add_option("--threshold", night.threshold,
+                     "fail a 'slower' verdict whose median ratio is above 1 + threshold");
+  nightc->add_option("--accuracy-factor", night.accuracy_factor, "fail a rel_l2 above this factor x the baseline's");
+  nightc->add_option("--check-heads", night.check_heads, "heads the FP64 reference checks (count or list)");
+  nightc->add_option("--repeat-check", night.repeat_check, "runs compared bit for bit (0: none, else >= 2)")
+      ->check(CLI::NonNegativeNumber);
+  nightc->add_flag("--retake-throttled", night.retake_throttled, "retake once each sample taken below 90 % of the max SM clock");
+  nightc->add_flag("--print-slug", night.print_slug, "print this GPU's class slug (results folder name) and exit");
+  nightc->add_option("--library", night.library, "kernel library to load (default: libkda.so next to kda-bench)");
+  nightc->add_option("--threads", night.threads, "CPU threads for inputs and the reference (0 = all)");
+  add_scenario_options(*nightc, night.scenarios);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -119,6 +155,7 @@ int main(int argc, char** argv) {
     if (*refc) return cmd_reference(ref);
     if (*tablec) return cmd_table(table);
     if (*cmpc) return cmd_compare(cmp);
+    if (*nightc) return cmd_nightly(night, joined_args(argc, argv));
     if (run.rows.empty()) {
       std::fprintf(stderr, "kda-bench: give --rows (e.g. --rows 4doc:raw:off:saved) or a subcommand; see --help\n");
       return k_exit_usage;

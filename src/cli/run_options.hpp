@@ -22,8 +22,13 @@ struct run_options {
   std::string check_heads; // "" = all heads on rows of <= 8 heads, else 4 evenly spaced
   int repeat_check = 0;
   int samples = 15, calls = 20, warmup = 3;
+  bool cold_l2 = false;          // flush L2 before each call, time each call alone
+  bool graph = false;            // time replays of a CUDA graph of each sample's calls
+  bool retake_throttled = false; // retake once a sample taken below 90 % of the max SM clock
   bool no_timing = false;
-  bool stages = false; // also time each kernel stage alone
+  bool stages = false;   // also time each kernel stage alone
+  bool roofline = false; // measure the device's ceilings; print GB/s, TFLOP/s, % of floor
+  std::string before;    // a second kernel library (the old build): interleaved A/B timing
   std::string dump_dir;
   std::string inputs_dir;
   std::string library;

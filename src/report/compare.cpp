@@ -21,7 +21,7 @@ timing_comparison compare_timing(const timing_entry& before, const timing_entry&
                                  const verdict_rule& rule) {
   if (before.samples_ms.empty() || after.samples_ms.empty()) {
     throw report_error(fmt::format("compare {} {}: the {} entry has no samples", after.row,
-                                   to_string(after.op),
+                                   op_label(after),
                                    before.samples_ms.empty() ? "before" : "after"));
   }
   timing_comparison c;
@@ -34,13 +34,19 @@ timing_comparison compare_timing(const timing_entry& before, const timing_entry&
   return c;
 }
 
+timing_key key_of(const timing_entry& e) { return timing_key{e.row, e.op, e.stage.value_or("")}; }
+
+std::string op_label(const timing_entry& e) {
+  return e.stage ? fmt::format("{}/{}", to_string(e.op), *e.stage) : std::string(to_string(e.op));
+}
+
 std::map<timing_key, verdict> compare_all(const results_doc& before, const results_doc& after,
                                           const verdict_rule& rule) {
   std::map<timing_key, const timing_entry*> before_by_key;
-  for (const auto& t : before.timing) before_by_key.emplace(timing_key{t.row, t.op}, &t);
+  for (const auto& t : before.timing) before_by_key.emplace(key_of(t), &t);
   std::map<timing_key, verdict> out;
   for (const auto& t : after.timing) {
-    const auto it = before_by_key.find(timing_key{t.row, t.op});
+    const auto it = before_by_key.find(key_of(t));
     if (it != before_by_key.end()) {
       out.emplace(it->first, compare_timing(*it->second, t, rule).outcome);
     }

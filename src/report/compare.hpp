@@ -29,14 +29,19 @@ struct timing_comparison {
 timing_comparison compare_timing(const timing_entry& before, const timing_entry& after,
                                  const verdict_rule& rule = {});
 
-// The identity of a timing entry within one results file.
+// The identity of a timing entry within one results file: (row, op), and the stage for an entry
+// that timed one kernel stage of the op alone ("" for the whole op).
 struct timing_key {
   std::string row;
   op_kind op = op_kind::fwd;
+  std::string stage = {};
   auto operator<=>(const timing_key&) const = default;
 };
+timing_key key_of(const timing_entry& e);
+// "fwd" for a whole op, "fwd/fwd_intra" for a stage: the op cell of tables and messages.
+std::string op_label(const timing_entry& e);
 
-// Verdicts for every (row, op) timed in both documents.
+// Verdicts for every (row, op[, stage]) timed in both documents.
 std::map<timing_key, verdict> compare_all(const results_doc& before, const results_doc& after,
                                           const verdict_rule& rule = {});
 

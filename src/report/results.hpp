@@ -27,6 +27,7 @@ struct gpu_clocks {
   std::optional<double> sm_max_mhz;
   std::optional<double> sm_observed_mhz; // mean SM clock seen while measuring
   std::optional<double> mem_max_mhz;
+  std::optional<double> sm_observed_min_mhz = std::nullopt; // lowest SM clock seen while measuring
 
   bool operator==(const gpu_clocks&) const = default;
 };
@@ -76,6 +77,17 @@ struct method_info {
   bool operator==(const method_info&) const = default;
 };
 
+// What this GPU reaches at best, measured at run time (src/gpu/ceilings.hpp): the roofs that
+// `--roofline` divides the work of each op by (docs/roofline.md).
+struct ceilings_info {
+  double copy_gb_per_s = 0;         // device-to-device copy: (bytes read + written) / time, 1e9 B/s
+  double bf16_gemm_tflop_per_s = 0; // cuBLAS bf16 GEMM with FP32 accumulation, 1e12 FLOP/s
+  std::uint64_t copy_bytes = 0;     // size of the copy measured
+  int gemm_size = 0;                // n of the n x n x n GEMM measured
+
+  bool operator==(const ceilings_info&) const = default;
+};
+
 struct run_context {
   std::string date; // ISO 8601 UTC, "2026-12-02T11:58:37Z" (iso8601_utc)
   std::string host;
@@ -85,6 +97,7 @@ struct run_context {
   kernel_library_info kernel_library;
   harness_info harness;
   method_info method;
+  std::optional<ceilings_info> ceilings = std::nullopt; // only with --roofline
 
   bool operator==(const run_context&) const = default;
 };
@@ -94,6 +107,15 @@ struct timing_entry {
   op_kind op = op_kind::fwd;
   std::vector<double> samples_ms; // every sample, in the order taken
   double median_ms = 0, min_ms = 0, max_ms = 0, iqr_ms = 0;
+  // Optional (absent in files of older harnesses; schema_version stays 1):
+  // a kernel stage of `op` timed alone ("fwd_intra"), absent for the whole op;
+  std::optional<std::string> stage = std::nullopt;
+  // the SM clock (NVML) while the samples ran: mean and lowest reading;
+  std::optional<double> sm_clock_mean_mhz = std::nullopt;
+  std::optional<double> sm_clock_min_mhz = std::nullopt;
+  // samples below 90 % of the maximum SM clock (after any retake), and how many were retaken.
+  std::optional<int> throttled_samples = std::nullopt;
+  std::optional<int> retaken_samples = std::nullopt;
 
   bool operator==(const timing_entry&) const = default;
 };
@@ -149,6 +171,7 @@ void to_json(results_json& j, const gpu_info& v);
 void to_json(results_json& j, const kernel_library_info& v);
 void to_json(results_json& j, const harness_info& v);
 void to_json(results_json& j, const method_info& v);
+void to_json(results_json& j, const ceilings_info& v);
 void to_json(results_json& j, const run_context& v);
 void to_json(results_json& j, const timing_entry& v);
 void to_json(results_json& j, const accuracy_entry& v);
@@ -159,6 +182,7 @@ void from_json(const results_json& j, gpu_info& v);
 void from_json(const results_json& j, kernel_library_info& v);
 void from_json(const results_json& j, harness_info& v);
 void from_json(const results_json& j, method_info& v);
+void from_json(const results_json& j, ceilings_info& v);
 void from_json(const results_json& j, run_context& v);
 void from_json(const results_json& j, timing_entry& v);
 void from_json(const results_json& j, accuracy_entry& v);

@@ -124,7 +124,7 @@ object_reader element(const json& array, std::size_t i, const std::string& path)
 // A figure that may be non-finite: null in JSON (which has no NaN or infinity).
 json figure(double x) { return std::isfinite(x) ? json(x) : json(nullptr); }
 
-void put_optional(json& j, const char* key, const std::optional<double>& v) {
+template <typename T> void put_optional(json& j, const char* key, const std::optional<T>& v) {
   if (v) j[key] = *v;
 }
 
@@ -134,6 +134,7 @@ void read(const object_reader& r, gpu_clocks& v) {
   v.sm_max_mhz = r.optional<double>("sm_max_mhz");
   v.sm_observed_mhz = r.optional<double>("sm_observed_mhz");
   v.mem_max_mhz = r.optional<double>("mem_max_mhz");
+  v.sm_observed_min_mhz = r.optional<double>("sm_observed_min_mhz");
 }
 
 void read(const object_reader& r, gpu_info& v) {
@@ -181,6 +182,13 @@ void read(const object_reader& r, method_info& v) {
   v.launch = r.word<launch_mode>("launch", parse_launch, k_launch_words);
 }
 
+void read(const object_reader& r, ceilings_info& v) {
+  v.copy_gb_per_s = r.get<double>("copy_gb_per_s");
+  v.bf16_gemm_tflop_per_s = r.get<double>("bf16_gemm_tflop_per_s");
+  v.copy_bytes = r.get<std::uint64_t>("copy_bytes");
+  v.gemm_size = r.get<int>("gemm_size");
+}
+
 void read(const object_reader& r, run_context& v) {
   v.date = r.get<std::string>("date");
   v.host = r.get<std::string>("host");
@@ -190,6 +198,12 @@ void read(const object_reader& r, run_context& v) {
   read(r.object("kernel_library"), v.kernel_library);
   read(r.object("harness"), v.harness);
   read(r.object("method"), v.method);
+  v.ceilings.reset();
+  if (r.optional<json>("ceilings")) {
+    ceilings_info c;
+    read(r.object("ceilings"), c);
+    v.ceilings = c;
+  }
 }
 
 void read(const object_reader& r, timing_entry& v) {
@@ -200,6 +214,11 @@ void read(const object_reader& r, timing_entry& v) {
   v.min_ms = r.get<double>("min_ms");
   v.max_ms = r.get<double>("max_ms");
   v.iqr_ms = r.get<double>("iqr_ms");
+  v.stage = r.optional<std::string>("stage");
+  v.sm_clock_mean_mhz = r.optional<double>("sm_clock_mean_mhz");
+  v.sm_clock_min_mhz = r.optional<double>("sm_clock_min_mhz");
+  v.throttled_samples = r.optional<int>("throttled_samples");
+  v.retaken_samples = r.optional<int>("retaken_samples");
 }
 
 void read(const object_reader& r, accuracy_entry& v) {
@@ -253,6 +272,7 @@ void to_json(json& j, const gpu_clocks& v) {
   put_optional(j, "sm_max_mhz", v.sm_max_mhz);
   put_optional(j, "sm_observed_mhz", v.sm_observed_mhz);
   put_optional(j, "mem_max_mhz", v.mem_max_mhz);
+  put_optional(j, "sm_observed_min_mhz", v.sm_observed_min_mhz);
 }
 
 void to_json(json& j, const gpu_info& v) {
@@ -278,20 +298,32 @@ void to_json(json& j, const method_info& v) {
            {"launch", to_string(v.launch)}};
 }
 
+void to_json(json& j, const ceilings_info& v) {
+  j = json{{"copy_gb_per_s", v.copy_gb_per_s},
+           {"bf16_gemm_tflop_per_s", v.bf16_gemm_tflop_per_s},
+           {"copy_bytes", v.copy_bytes},
+           {"gemm_size", v.gemm_size}};
+}
+
 void to_json(json& j, const run_context& v) {
   j = json{{"date", v.date},       {"host", v.host},    {"command_line", v.command_line},
            {"seed", v.seed},       {"gpu", v.gpu},      {"kernel_library", v.kernel_library},
            {"harness", v.harness}, {"method", v.method}};
+  if (v.ceilings) j["ceilings"] = *v.ceilings;
 }
 
 void to_json(json& j, const timing_entry& v) {
-  j = json{{"row", v.row},
-           {"op", to_string(v.op)},
-           {"median_ms", v.median_ms},
-           {"min_ms", v.min_ms},
-           {"max_ms", v.max_ms},
-           {"iqr_ms", v.iqr_ms},
-           {"samples_ms", v.samples_ms}};
+  j = json{{"row", v.row}, {"op", to_string(v.op)}};
+  put_optional(j, "stage", v.stage);
+  j["median_ms"] = v.median_ms;
+  j["min_ms"] = v.min_ms;
+  j["max_ms"] = v.max_ms;
+  j["iqr_ms"] = v.iqr_ms;
+  put_optional(j, "sm_clock_mean_mhz", v.sm_clock_mean_mhz);
+  put_optional(j, "sm_clock_min_mhz", v.sm_clock_min_mhz);
+  put_optional(j, "throttled_samples", v.throttled_samples);
+  put_optional(j, "retaken_samples", v.retaken_samples);
+  j["samples_ms"] = v.samples_ms;
 }
 
 void to_json(json& j, const accuracy_entry& v) {
@@ -330,6 +362,7 @@ void from_json(const json& j, kernel_library_info& v) {
 }
 void from_json(const json& j, harness_info& v) { read(object_reader(j, "harness"), v); }
 void from_json(const json& j, method_info& v) { read(object_reader(j, "method"), v); }
+void from_json(const json& j, ceilings_info& v) { read(object_reader(j, "ceilings"), v); }
 void from_json(const json& j, run_context& v) { read(object_reader(j, "context"), v); }
 void from_json(const json& j, timing_entry& v) { read(object_reader(j, "timing entry"), v); }
 void from_json(const json& j, accuracy_entry& v) { read(object_reader(j, "accuracy entry"), v); }

@@ -57,13 +57,8 @@ std::vector<entry_pair<Entry>> pair_up(const std::vector<Entry>& before,
 std::vector<entry_pair<timing_entry>> pair_timing(const results_doc& before,
                                                   const results_doc& after) {
   return pair_up(
-      before.timing, after.timing,
-      [](const timing_entry& e) {
-        return timing_key{e.row, e.op};
-      },
-      [](const timing_entry& e) {
-        return fmt::format("the timing of {} {}", e.row, to_string(e.op));
-      });
+      before.timing, after.timing, [](const timing_entry& e) { return key_of(e); },
+      [](const timing_entry& e) { return fmt::format("the timing of {} {}", e.row, op_label(e)); });
 }
 
 std::vector<entry_pair<accuracy_entry>> pair_accuracy(const results_doc& before,
@@ -123,8 +118,16 @@ std::string ms_cell(const timing_entry* e) {
   return e ? fmt::format("{:.4f}", e->median_ms) : std::string(k_missing);
 }
 
+bool has_stages(const results_doc& d) {
+  return std::any_of(d.timing.begin(), d.timing.end(),
+                     [](const timing_entry& e) { return e.stage.has_value(); });
+}
+
 table time_table(const results_doc& before, const results_doc& after, const table_options& opt) {
-  table t{{"row", "op", "before (ms)", "after (ms)", "after/before"},
+  // The op column says "op/stage" only when some entry is a stage, so tables of runs without
+  // --stages keep their old form.
+  const bool stages = has_stages(before) || has_stages(after);
+  table t{{"row", stages ? "op/stage" : "op", "before (ms)", "after (ms)", "after/before"},
           {false, false, true, true, true},
           {}};
   if (opt.verdicts) {
@@ -133,13 +136,13 @@ table time_table(const results_doc& before, const results_doc& after, const tabl
   }
   for (const auto& p : pair_timing(before, after)) {
     const timing_entry& e = p.any();
-    std::vector<std::string> row{e.row, std::string(to_string(e.op)), ms_cell(p.before),
-                                 ms_cell(p.after), std::string(k_missing)};
+    std::vector<std::string> row{e.row, op_label(e), ms_cell(p.before), ms_cell(p.after),
+                                 std::string(k_missing)};
     if (p.before && p.after && p.before->median_ms > 0) {
       row[4] = fmt::format("{:.4f}", p.after->median_ms / p.before->median_ms);
     }
     if (opt.verdicts) {
-      const auto it = opt.verdicts->find(timing_key{e.row, e.op});
+      const auto it = opt.verdicts->find(key_of(e));
       row.push_back(it != opt.verdicts->end() ? std::string(to_string(it->second))
                                               : std::string(k_missing));
     }

@@ -2,7 +2,8 @@
 // Before/after tables in the format of the project's PR descriptions, as markdown and as CSV.
 //
 // Markdown: a heading line for the GPU (from AFTER's context; a note when BEFORE ran elsewhere),
-// a time table `row | op | before (ms) | after (ms) | after/before [| verdict]` (4 decimals), then
+// a time table `row | op | before (ms) | after (ms) | after/before [| verdict]` (4 decimals; the op
+// column is `op/stage` with cells like `fwd/fwd_intra` when some entry timed a stage alone), then
 // per (row, decay) an accuracy table `tensor | before err | after err | after/before` (rel. L2 vs
 // FP64 with 3 significant digits, ratio with 2 decimals). Entries appear in AFTER's order, then
 // those only in BEFORE; a side that lacks an entry shows `—`, and the entry is never dropped.
