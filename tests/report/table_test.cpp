@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include "support/golden.hpp"
+
 #include "report/table.hpp"
 #include "sample_results.hpp"
 
@@ -15,16 +17,7 @@ namespace {
 const std::filesystem::path k_golden = std::filesystem::path(KDA_TEST_DATA_DIR) / "report";
 
 void expect_golden(const std::string& rendered, const char* name) {
-  const auto path = k_golden / name;
-  if (std::getenv("KDA_UPDATE_GOLDEN")) {
-    std::ofstream(path, std::ios::binary) << rendered;
-    GTEST_SKIP() << "rewrote " << path;
-  }
-  std::ifstream in(path, std::ios::binary);
-  ASSERT_TRUE(in) << "missing golden file " << path;
-  std::stringstream golden;
-  golden << in.rdbuf();
-  EXPECT_EQ(rendered, golden.str()) << "differs from " << path;
+  kda::test::expect_golden(rendered, k_golden / name);
 }
 
 table_options with_verdicts() {

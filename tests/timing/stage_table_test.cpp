@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include "support/golden.hpp"
+
 #include "report/table.hpp"
 #include "timing_docs.hpp"
 
@@ -13,16 +15,7 @@ namespace kda::report {
 namespace {
 
 void expect_golden(const std::string& rendered, const char* name) {
-  const auto path = std::filesystem::path(KDA_TEST_DATA_DIR) / "timing" / name;
-  if (std::getenv("KDA_UPDATE_GOLDEN")) {
-    std::ofstream(path, std::ios::binary) << rendered;
-    GTEST_SKIP() << "rewrote " << path;
-  }
-  std::ifstream in(path, std::ios::binary);
-  ASSERT_TRUE(in) << "missing golden file " << path;
-  std::stringstream golden;
-  golden << in.rdbuf();
-  EXPECT_EQ(rendered, golden.str()) << "differs from " << path;
+  kda::test::expect_golden(rendered, std::filesystem::path(KDA_TEST_DATA_DIR) / "timing" / name);
 }
 
 // AFTER: fwd_intra 25 % faster, so the op too; fwd_state the same; a new stage fwd_gate only in
