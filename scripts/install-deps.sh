@@ -3,7 +3,7 @@
 # Safe to run again; needs root (or sudo). Used by README's set-up command and by .ci/run.
 set -euo pipefail
 packages=(
-  build-essential cmake ninja-build git python3
+  build-essential cmake ninja-build git python3 python3-numpy python3-matplotlib
   libeigen3-dev libspdlog-dev libfmt-dev libcli11-dev nlohmann-json3-dev
   libgtest-dev libbenchmark-dev
 )
