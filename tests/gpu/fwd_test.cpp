@@ -16,14 +16,6 @@
 namespace kda::test {
 namespace {
 
-problem_dims dims(std::vector<std::int32_t> lens, int heads) {
-  problem_dims d;
-  d.cu_seqlens = {0};
-  for (auto l : lens) d.cu_seqlens.push_back(d.cu_seqlens.back() + l);
-  d.heads = heads;
-  return d;
-}
-
 using fwd_param = std::tuple<gate_form, l2n_mode, decay_regime>;
 
 class fwd_vs_reference : public gpu_test, public ::testing::WithParamInterface<fwd_param> {};

@@ -5,10 +5,20 @@
 
 #include <gtest/gtest.h>
 
+#include "core/inputs.hpp"
 #include "gpu/device_info.hpp"
 #include "gpu/kernel_library.hpp"
 
 namespace kda::test {
+
+// A batch shape from sequence lengths (K = V = 128).
+inline problem_dims dims(std::vector<std::int32_t> lens, int heads) {
+  problem_dims d;
+  d.cu_seqlens = {0};
+  for (auto l : lens) d.cu_seqlens.push_back(d.cu_seqlens.back() + l);
+  d.heads = heads;
+  return d;
+}
 
 class gpu_test : public ::testing::Test {
 protected:
