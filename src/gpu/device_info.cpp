@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <regex>
 
 #include <cuda_runtime_api.h>
 
@@ -11,16 +12,15 @@ namespace {
 std::string version_string(int v) { return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10); }
 
 // The kernel driver's version as the driver itself reports it (Linux only); empty if unknown.
+// The line's wording varies ("... Kernel Module  580.159.03 ...", "... Open Kernel Module for
+// x86_64  580.159.04 ..."): take the first token shaped like a version, digits and dots.
 std::string nvidia_driver_version() {
   std::ifstream in("/proc/driver/nvidia/version");
   std::string line;
   if (!std::getline(in, line)) return {};
-  // "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.159.03  ..."
-  const auto pos = line.find("Module");
-  if (pos == std::string::npos) return {};
-  std::size_t b = line.find_first_not_of(' ', pos + 6);
-  std::size_t e = line.find(' ', b);
-  return b == std::string::npos ? std::string{} : line.substr(b, e - b);
+  static const std::regex version(R"((^|\s)(\d+\.\d+(\.\d+)*)(\s|$))");
+  std::smatch m;
+  return std::regex_search(line, m, version) ? m[2].str() : std::string{};
 }
 
 } // namespace

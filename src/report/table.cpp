@@ -205,8 +205,14 @@ std::string gpu_heading(const run_context& context) {
   const gpu_info& g = context.gpu;
   std::string_view name = g.name;
   if (name.starts_with("NVIDIA ")) name.remove_prefix(7);
+  // Versions as the PR tables write them: major.minor ("580.159.04" -> "580.159").
+  const auto major_minor = [](const std::string& v) {
+    const auto first = v.find('.');
+    const auto second = first == std::string::npos ? first : v.find('.', first + 1);
+    return second == std::string::npos ? v : v.substr(0, second);
+  };
   return fmt::format("{} ({}, {} SMs), CUDA {} (driver {}, nvcc {})", name, g.arch, g.sm_count,
-                     g.cuda_runtime, g.driver, g.nvcc);
+                     g.cuda_runtime, major_minor(g.driver), major_minor(g.nvcc));
 }
 
 std::string render_markdown(const results_doc& before, const results_doc& after,
