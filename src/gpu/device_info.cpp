@@ -12,18 +12,21 @@ namespace {
 std::string version_string(int v) { return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10); }
 
 // The kernel driver's version as the driver itself reports it (Linux only); empty if unknown.
-// The line's wording varies ("... Kernel Module  580.159.03 ...", "... Open Kernel Module for
-// x86_64  580.159.04 ..."): take the first token shaped like a version, digits and dots.
 std::string nvidia_driver_version() {
   std::ifstream in("/proc/driver/nvidia/version");
   std::string line;
-  if (!std::getline(in, line)) return {};
-  static const std::regex version(R"((^|\s)(\d+\.\d+(\.\d+)*)(\s|$))");
-  std::smatch m;
-  return std::regex_search(line, m, version) ? m[2].str() : std::string{};
+  return std::getline(in, line) ? parse_nvidia_driver_version(line) : std::string{};
 }
 
 } // namespace
+
+// The line's wording varies ("... Kernel Module  580.159.03 ...", "... Open Kernel Module for
+// x86_64  580.159.04 ..."), so look for the version's shape rather than a position.
+std::string parse_nvidia_driver_version(const std::string& proc_line) {
+  static const std::regex version(R"((^|\s)(\d+\.\d+(\.\d+)*)(\s|$))");
+  std::smatch m;
+  return std::regex_search(proc_line, m, version) ? m[2].str() : std::string{};
+}
 
 std::string gpu_description::gpu_class() const {
   return short_name + " (sm_" + std::to_string(cc_major) + std::to_string(cc_minor) + ", " +

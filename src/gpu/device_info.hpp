@@ -21,6 +21,10 @@ struct gpu_description {
   std::string gpu_class() const;
 };
 
+// The driver version in a line of /proc/driver/nvidia/version: the first token shaped like a
+// version (digits and dots), e.g. "580.159.04"; empty if none.
+std::string parse_nvidia_driver_version(const std::string& proc_line);
+
 // The device the harness runs on, or nullopt with `why` filled when there is none.
 std::optional<gpu_description> describe_gpu(int device, std::string* why);
 
