@@ -90,7 +90,8 @@ void time_ops(const row_state& r, const std::vector<op_kind>& ops, timing_setup&
     std::vector<side> sides;
     for (const side& sd : sides_of(r, docs)) {
       if (uses_backward(op) && !sd.row->library().has_bwd()) {
-        spdlog::warn("{} {}: skipped{}, this kernel library has no backward", r.key.str(), to_string(op),
+        spdlog::warn("{} {}: skipped{}, this kernel library has no backward yet (time the forward with --ops fwd)",
+                     r.key.str(), to_string(op),
                      *sd.name ? " on BEFORE" : "");
         continue;
       }
