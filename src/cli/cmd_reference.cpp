@@ -12,6 +12,7 @@
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/run_parsing.hpp"
+#include "core/outputs.hpp"
 #include "core/row_key.hpp"
 #include "io/dump.hpp"
 #include "kda_reference_inputs.hpp"
@@ -63,22 +64,9 @@ int cmd_reference(const reference_options& o) {
   spdlog::info("reference {}: {} heads, {} in {:.2f} s", key.str(), heads.size(),
                o.forward_only ? "forward" : "forward + backward", secs);
 
-  const char* dg = key.gate == gate_form::raw ? "dx" : "dg";
-  std::vector<std::pair<const char*, const std::vector<double>*>> tensors;
-  tensors.emplace_back("o", &r.o);
-  if (r.has_backward) {
-    tensors.emplace_back("dq", &r.dq);
-    tensors.emplace_back("dk", &r.dk);
-    tensors.emplace_back("dv", &r.dv);
-    tensors.emplace_back("dbeta", &r.dbeta);
-    tensors.emplace_back(dg, &r.dgate);
-    if (key.gate == gate_form::raw) {
-      tensors.emplace_back("dA_log", &r.dA_log);
-      tensors.emplace_back("ddt_bias", &r.ddt_bias);
-    }
-  }
+  const auto tensors = named_tensors(r, key.gate);
   for (const auto& [name, v] : tensors) {
-    const std::string bad = first_non_finite(name, *v);
+    const std::string bad = first_non_finite(name.c_str(), *v);
     if (!bad.empty()) {
       spdlog::error("reference result is not finite: {} (nothing dumped for it)", bad);
       return k_exit_failure;

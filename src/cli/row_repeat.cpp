@@ -12,23 +12,6 @@ bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
   return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
 }
 
-// The outputs compared, by the names of the results JSON and the dumps.
-std::vector<std::pair<std::string, const std::vector<float>*>> named_outputs(const host_outputs& h, gate_form gate) {
-  std::vector<std::pair<std::string, const std::vector<float>*>> v;
-  v.emplace_back("o", &h.o);
-  if (h.has_backward) {
-    v.emplace_back("dq", &h.dq);
-    v.emplace_back("dk", &h.dk);
-    v.emplace_back("dv", &h.dv);
-    v.emplace_back("dbeta", &h.dbeta);
-    v.emplace_back(gate == gate_form::raw ? "dx" : "dg", &h.dgate);
-    if (gate == gate_form::raw) {
-      v.emplace_back("dA_log", &h.dA_log);
-      v.emplace_back("ddt_bias", &h.ddt_bias);
-    }
-  }
-  return v;
-}
 
 } // namespace
 
@@ -39,10 +22,10 @@ bool repeat_check(const row_state& r, int runs, row_docs& docs) {
   d.row = r.key.str();
   d.op = can_bwd ? op_kind::fwd_bwd : op_kind::fwd;
   d.runs = runs;
-  for (const auto& [name, v] : named_outputs(first, r.inputs.gate)) d.tensors[name] = true;
+  for (const auto& [name, v] : named_tensors(first, r.inputs.gate)) d.tensors[name] = true;
   for (int i = 1; i < runs; ++i) {
     const host_outputs again = run_once(r.after, can_bwd);
-    const auto a = named_outputs(first, r.inputs.gate), b = named_outputs(again, r.inputs.gate);
+    const auto a = named_tensors(first, r.inputs.gate), b = named_tensors(again, r.inputs.gate);
     for (std::size_t t = 0; t < a.size(); ++t) {
       if (!same_bits(*a[t].second, *b[t].second)) d.tensors[a[t].first] = false;
     }
