@@ -9,6 +9,8 @@
 
 #include <cuda_runtime.h>
 
+#include "bwd/dh_pass.cuh"
+#include "bwd/grad.cuh"
 #include "fwd/intra.cuh"
 #include "fwd/state_pass.cuh"
 #include "kda.h"
@@ -38,7 +40,9 @@ void free_plan(kda_plan* p) {
   for (void* ptr : {static_cast<void*>(p->chunks), static_cast<void*>(p->seqs),
                     static_cast<void*>(p->seq_order), static_cast<void*>(p->w), static_cast<void*>(p->u),
                     static_cast<void*>(p->qg), static_cast<void*>(p->kg), static_cast<void*>(p->Aqk),
-                    static_cast<void*>(p->gC)}) {
+                    static_cast<void*>(p->gC), static_cast<void*>(p->X), static_cast<void*>(p->dh),
+                    static_cast<void*>(p->dvn), static_cast<void*>(p->replay), static_cast<void*>(p->dA_part),
+                    static_cast<void*>(p->ddt_part)}) {
     if (ptr) cudaFree(ptr);
   }
   delete p;
@@ -56,11 +60,12 @@ kda_status check_fwd_args(const kda_plan* plan, const kda_fwd_args* a, bool need
   return KDA_OK;
 }
 
-kda::dev::fwd_intra_params intra_params(const kda_plan* plan, const kda_fwd_args* a) {
+// X_out: the backward's copy of (I + Akk)^-1, or null (forward).
+kda::dev::fwd_intra_params intra_params(const kda_plan* plan, const kda_fwd_args* a, float* X_out) {
   return {static_cast<const __nv_bfloat16*>(a->q), static_cast<const __nv_bfloat16*>(a->k),
           static_cast<const __nv_bfloat16*>(a->v), static_cast<const __nv_bfloat16*>(a->beta),
           a->gate_in, a->A_log, a->dt_bias, plan->chunks, plan->problem.heads, plan->scale,
-          plan->w, plan->u, plan->qg, plan->kg, plan->Aqk, plan->gC};
+          plan->w, plan->u, plan->qg, plan->kg, plan->Aqk, plan->gC, X_out};
 }
 
 kda::dev::fwd_state_params state_params(const kda_plan* plan, void* o, void* saved) {
@@ -74,7 +79,7 @@ kda_status run_fwd_stage(const kda_plan* plan, const kda_fwd_args* a, int stage,
   if (plan->num_chunks == 0) return KDA_OK;
   cudaError_t e = cudaSuccess;
   if (stage == 0) {
-    e = kda::dev::launch_fwd_intra(intra_params(plan, a), plan->num_chunks,
+    e = kda::dev::launch_fwd_intra(intra_params(plan, a, nullptr), plan->num_chunks,
                                    plan->problem.gate == KDA_GATE_RAW,
                                    plan->problem.l2n == KDA_L2N_FUSED, st);
     if (e != cudaSuccess) return cuda_fail(e, "fwd_intra launch");
@@ -86,6 +91,82 @@ kda_status run_fwd_stage(const kda_plan* plan, const kda_fwd_args* a, int stage,
 }
 
 constexpr const char* k_fwd_stages[] = {"fwd_intra", "fwd_state"};
+
+kda_status check_bwd_args(const kda_plan* plan, const kda_bwd_args* a) {
+  if (!a) return fail(KDA_ERR_INVALID_ARGUMENT, "null arguments");
+  if (kda_status s = check_fwd_args(plan, &a->fwd, false); s != KDA_OK) return s;
+  if (!a->d_o || !a->dq || !a->dk || !a->dv || !a->dbeta || !a->dgate) {
+    return fail(KDA_ERR_INVALID_ARGUMENT, "d_o, dq, dk, dv, dbeta and dgate must be device pointers");
+  }
+  if (plan->problem.gate == KDA_GATE_RAW && (!a->dA_log || !a->ddt_bias)) {
+    return fail(KDA_ERR_INVALID_ARGUMENT, "the raw gate form needs dA_log and ddt_bias");
+  }
+  return KDA_OK;
+}
+
+// The saved set the backward reads: the forward's (saved path) or the replayed one.
+const __nv_bfloat16* bwd_state_h(const kda_plan* plan, const kda_bwd_args* a) {
+  return a->fwd.saved ? static_cast<const __nv_bfloat16*>(a->fwd.saved) : plan->replay;
+}
+
+// Backward stages: 0 bwd_intra (the forward intra stage recomputed, plus X), 1 bwd_state_replay
+// (replay path only: the forward state pass without o, into the plan's replay buffer; nothing on
+// the saved path), 2 bwd_dh (stages 1+2), 3 bwd_grad (stages 3-5), 4 bwd_reduce (raw form only).
+kda_status run_bwd_stage(const kda_plan* plan, const kda_bwd_args* a, int stage, cudaStream_t st) {
+  const bool raw = plan->problem.gate == KDA_GATE_RAW;
+  if (plan->num_chunks == 0 && stage != 4) return KDA_OK;
+  cudaError_t e = cudaSuccess;
+  const char* what = "";
+  switch (stage) {
+  case 0:
+    what = "bwd_intra launch";
+    e = kda::dev::launch_fwd_intra(intra_params(plan, &a->fwd, plan->X), plan->num_chunks, raw,
+                                   plan->problem.l2n == KDA_L2N_FUSED, st);
+    break;
+  case 1:
+    if (a->fwd.saved) return KDA_OK;
+    what = "bwd_state_replay launch";
+    e = kda::dev::launch_fwd_state(state_params(plan, nullptr, plan->replay), plan->num_seqs, plan->state_vtile, st);
+    break;
+  case 2: {
+    what = "bwd_dh launch";
+    const kda::dev::bwd_dh_params p{plan->seqs, plan->seq_order, plan->problem.heads, plan->w, plan->qg, plan->kg,
+                                    plan->Aqk, plan->gC, static_cast<const __nv_bfloat16*>(a->d_o), plan->dh,
+                                    plan->dvn};
+    e = kda::dev::launch_bwd_dh(p, plan->num_seqs, plan->state_vtile, st);
+    break;
+  }
+  case 3: {
+    what = "bwd_grad launch";
+    const __nv_bfloat16* h = bwd_state_h(plan, a);
+    const kda::dev::bwd_grad_params p{static_cast<const __nv_bfloat16*>(a->fwd.q),
+                                      static_cast<const __nv_bfloat16*>(a->fwd.k),
+                                      static_cast<const __nv_bfloat16*>(a->fwd.v),
+                                      static_cast<const __nv_bfloat16*>(a->fwd.beta),
+                                      a->fwd.gate_in, a->fwd.A_log, a->fwd.dt_bias,
+                                      static_cast<const __nv_bfloat16*>(a->d_o), plan->chunks,
+                                      plan->problem.heads, plan->scale, h, h + plan->saved_h_elems(), plan->dh,
+                                      plan->dvn, plan->X, static_cast<__nv_bfloat16*>(a->dq),
+                                      static_cast<__nv_bfloat16*>(a->dk), static_cast<__nv_bfloat16*>(a->dv),
+                                      static_cast<__nv_bfloat16*>(a->dbeta), a->dgate, plan->dA_part,
+                                      plan->ddt_part};
+    e = kda::dev::launch_bwd_grad(p, plan->num_chunks, raw, plan->problem.l2n == KDA_L2N_FUSED, st);
+    break;
+  }
+  case 4:
+    if (!raw) return KDA_OK;
+    what = "bwd_reduce launch";
+    e = kda::dev::launch_bwd_reduce(plan->dA_part, plan->ddt_part, plan->num_chunks, plan->problem.heads, a->dA_log,
+                                    a->ddt_bias, st);
+    break;
+  default:
+    return fail(KDA_ERR_INVALID_ARGUMENT, "unknown backward stage");
+  }
+  return e == cudaSuccess ? KDA_OK : cuda_fail(e, what);
+}
+
+constexpr const char* k_bwd_stages[] = {"bwd_intra", "bwd_state_replay", "bwd_dh", "bwd_grad", "bwd_reduce"};
+constexpr int k_num_bwd_stages = 5;
 
 #ifndef KDA_SLOW_BUILD_NOOP_KERNELS
 #define KDA_SLOW_BUILD_NOOP_KERNELS 0
@@ -176,6 +257,12 @@ kda_status kda_plan_create(const kda_problem* problem, kda_plan** out) {
   step(alloc(&plan->kg, tiles * kda::dev::tile_sizes::ck));
   step(alloc(&plan->Aqk, tiles * kda::dev::tile_sizes::cc));
   step(alloc(&plan->gC, tiles * kda::dev::k_dim));
+  step(alloc(&plan->X, tiles * kda::dev::tile_sizes::cc));
+  step(alloc(&plan->dh, tiles * kda::dev::tile_sizes::kv));
+  step(alloc(&plan->dvn, tiles * kda::dev::tile_sizes::ck));
+  step(alloc(&plan->replay, plan->saved_h_elems() + plan->saved_vn_elems()));
+  step(alloc(&plan->dA_part, tiles));
+  step(alloc(&plan->ddt_part, tiles * kda::dev::k_dim));
   if (e == cudaSuccess && !chunks.empty()) {
     step(cudaMemcpy(plan->chunks, chunks.data(), chunks.size() * sizeof(chunks[0]), cudaMemcpyHostToDevice));
   }
@@ -212,27 +299,36 @@ kda_status kda_fwd(const kda_plan* plan, const kda_fwd_args* args, void* stream)
 }
 
 kda_status kda_bwd(const kda_plan* plan, const kda_bwd_args* args, void* stream) {
-  (void)plan;
-  (void)args;
-  (void)stream;
-  return fail(KDA_ERR_UNSUPPORTED, "the backward is not implemented in this build");
+  if (kda_status s = check_bwd_args(plan, args); s != KDA_OK) return s;
+  const auto st = static_cast<cudaStream_t>(stream);
+  for (int stage = 0; stage < k_num_bwd_stages; ++stage) {
+    if (kda_status s = run_bwd_stage(plan, args, stage, st); s != KDA_OK) return s;
+  }
+  return KDA_OK;
 }
 
 int kda_stage_names(const char* op, const char** names, int max_names) {
-  if (!op || std::strcmp(op, "fwd") != 0) return 0;
-  const int n = 2;
-  for (int i = 0; names && i < n && i < max_names; ++i) names[i] = k_fwd_stages[i];
+  if (!op) return 0;
+  const bool fwd = std::strcmp(op, "fwd") == 0, bwd = std::strcmp(op, "bwd") == 0;
+  if (!fwd && !bwd) return 0;
+  const int n = fwd ? 2 : k_num_bwd_stages;
+  for (int i = 0; names && i < n && i < max_names; ++i) names[i] = fwd ? k_fwd_stages[i] : k_bwd_stages[i];
   return n;
 }
 
 kda_status kda_run_stage(const kda_plan* plan, const char* op, int stage, const kda_bwd_args* args,
                          void* stream) {
-  if (!op || std::strcmp(op, "fwd") != 0 || stage < 0 || stage > 1) {
-    return fail(KDA_ERR_INVALID_ARGUMENT, "unknown stage");
-  }
   if (!args) return fail(KDA_ERR_INVALID_ARGUMENT, "null arguments");
-  if (kda_status s = check_fwd_args(plan, &args->fwd, stage == 1); s != KDA_OK) return s;
-  return run_fwd_stage(plan, &args->fwd, stage, static_cast<cudaStream_t>(stream));
+  const auto st = static_cast<cudaStream_t>(stream);
+  if (op && std::strcmp(op, "fwd") == 0 && stage >= 0 && stage < 2) {
+    if (kda_status s = check_fwd_args(plan, &args->fwd, stage == 1); s != KDA_OK) return s;
+    return run_fwd_stage(plan, &args->fwd, stage, st);
+  }
+  if (op && std::strcmp(op, "bwd") == 0 && stage >= 0 && stage < k_num_bwd_stages) {
+    if (kda_status s = check_bwd_args(plan, args); s != KDA_OK) return s;
+    return run_bwd_stage(plan, args, stage, st);
+  }
+  return fail(KDA_ERR_INVALID_ARGUMENT, "unknown stage");
 }
 
 } // extern "C"

@@ -24,6 +24,13 @@ struct kda_plan {
   __nv_bfloat16 *w = nullptr, *u = nullptr, *qg = nullptr, *kg = nullptr, *Aqk = nullptr;
   float* gC = nullptr;
 
+  // Backward workspace (per tile): X = (I + Akk)^-1 from bwd_intra; dh (state gradient leaving the
+  // chunk) and dv_new from bwd_dh; the replay path's h and v_new (saved-set layout); the raw
+  // form's per-tile partials of dA_log and dt_bias.
+  float* X = nullptr;
+  __nv_bfloat16 *dh = nullptr, *dvn = nullptr, *replay = nullptr;
+  float *dA_part = nullptr, *ddt_part = nullptr;
+
   std::size_t tiles() const { return static_cast<std::size_t>(num_chunks) * problem.heads; }
   // Saved set: h entering each chunk [tile][128][128] then v_new [tile][64][128], both bf16.
   std::size_t saved_h_elems() const { return tiles() * kda::dev::tile_sizes::kv; }

@@ -7,7 +7,7 @@ build=${1:-build}
 root=$(cd "$(dirname "$0")/.." && pwd)
 out="$root/.carry/bin"
 rm -rf "$out" && mkdir -p "$out"
-for f in src/cli/kda-bench kernels/libkda.so tests/gpu_fwd_tests tests/gpu_timing_tests bench/reference_bench \
+for f in src/cli/kda-bench kernels/libkda.so tests/gpu_fwd_tests tests/gpu_bwd_tests tests/gpu_timing_tests bench/reference_bench \
          bench/stage_bench; do
   [ -f "$root/$build/$f" ] && cp "$root/$build/$f" "$out/"
 done

@@ -99,4 +99,18 @@ __device__ __forceinline__ void load_b_bf16_x2(std::uint32_t (&b0)[2], std::uint
   b1[1] = t[3];
 }
 
+// Two 16x8 bf16 B-fragments (n-tiles n0 and n0+8) from a row-major [n][k] smem tile, i.e. B given
+// transposed (B[k][n] = tile[n][k]), as in A B^T products.
+__device__ __forceinline__ void load_b_bf16_nk_x2(std::uint32_t (&b0)[2], std::uint32_t (&b1)[2],
+                                                  const __nv_bfloat16* tile, int stride, int lane) {
+  // matrices: (n 0-7, k 0-7), (n 0-7, k 8-15), (n 8-15, k 0-7), (n 8-15, k 8-15)
+  const int mat = lane >> 3, r = lane & 7;
+  std::uint32_t t[4];
+  ldmatrix_x4(t, tile + ((mat >> 1) * 8 + r) * stride + (mat & 1) * 8);
+  b0[0] = t[0];
+  b0[1] = t[1];
+  b1[0] = t[2];
+  b1[1] = t[3];
+}
+
 } // namespace kda::dev

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 
+#include "common/gate.cuh"
 #include "common/mma.cuh"
 
 namespace kda::dev {
@@ -42,13 +43,6 @@ struct intra_smem {
   // Two CTAs per SM: 228 KB per SM, 1 KB of it reserved per CTA.
   static_assert(2 * (bytes + 1024) <= 228 * 1024, "two intra CTAs must fit on one SM");
 };
-
-// softplus with the fast exp/log units: relative error about 1e-6, far below the TF32 rounding of
-// the products that consume g (docs/perf-log.md, fwd v2: accurate log1pf/expf cost 35% of the
-// raw-gate intra stage).
-__device__ __forceinline__ float softplus_f(float z) {
-  return z > 15.f ? z : (z < -15.f ? __expf(z) : __logf(1.f + __expf(z)));
-}
 
 __device__ __forceinline__ float bf(const __nv_bfloat16* p, int i) { return __bfloat162float(p[i]); }
 
@@ -206,28 +200,7 @@ __global__ void __launch_bounds__(k_intra_threads, 2) fwd_intra_kernel(fwd_intra
   // ---- gate and gamma = cumsum(g): thread (d, half) owns column d of rows [32 half, +32) ----
   const int d = tid & 127, half = tid >> 7;
   float gam[32];
-  {
-    float neg_A = 0.f, bias = 0.f;
-    if constexpr (RAW) {
-      neg_A = -expf(p.A_log[head]);
-      bias = p.dt_bias[head * k_dim + d];
-    }
-    // All 32 loads first, then the arithmetic: a load -> softplus -> add chain per row would
-    // serialise the memory latency (fwd v2 profile: half the raw-form stall samples).
-#pragma unroll
-    for (int r = 0; r < 32; ++r) {
-      const int i = 32 * half + r;
-      gam[r] = i < L ? p.gate_in[row_of(i) * k_dim + d] : 0.f;
-    }
-    float acc = 0.f;
-#pragma unroll
-    for (int r = 0; r < 32; ++r) {
-      const float g = RAW ? (32 * half + r < L ? neg_A * softplus_f(gam[r] + bias) : 0.f) : gam[r];
-      acc += g;
-      gam[r] = acc;
-    }
-    if (half == 0) s_tot[d] = acc;
-  }
+  gate_prefix<RAW>(p.gate_in, p.A_log, p.dt_bias, row_of(0), H, head, L, tid, gam, s_tot);
   bool wide[2];
 #pragma unroll
   for (int sb = 0; sb < 2; ++sb) {
@@ -374,6 +347,17 @@ __global__ void __launch_bounds__(k_intra_threads, 2) fwd_intra_kernel(fwd_intra
       s_A[(16 * I + i) * k_ld_a + 16 * J + col] = -s;
     }
     __syncthreads();
+  }
+
+  // The backward (bwd_grad) reads X instead of inverting again. Sub-blocks above the diagonal
+  // are never written in s_A (nothing here reads them): store their zeros explicitly.
+  if (p.X) {
+    for (int idx = tid; idx < k_chunk * 16; idx += k_intra_threads) {
+      const int i = idx >> 4, c4 = (idx & 15) * 4;
+      const float4 x = (c4 >> 4) > (i >> 4) ? make_float4(0.f, 0.f, 0.f, 0.f)
+                                            : *reinterpret_cast<const float4*>(s_A + i * k_ld_a + c4);
+      *reinterpret_cast<float4*>(p.X + tile * tile_sizes::cc + i * k_chunk + c4) = x;
+    }
   }
 
   // ---- w = X (beta k' exp(gamma)), u = X (beta v): TF32, X lower-triangular ----

@@ -1,0 +1,212 @@
+// Backward stages 1+2 (see dh_pass.cuh). 8 warps; per chunk, last first, with the inputs of the
+// chunk before it in flight (cp.async double buffer):
+//   step 1  dh (FP32 registers) -> bf16 in smem (B operand of kg dh); written out as dh of the chunk
+//   step 2  warp (row block, column half): dv_new = Aqk^T do + kg dh       (K = 64, then 128)
+//   step 3  warp = 16 state rows: dh = diag(exp(gamma_C)) dh + qg^T do + w^T (-dv_new)  (K = 64)
+#include "bwd/dh_pass.cuh"
+
+#include <cstdint>
+
+#include "common/mma.cuh"
+
+namespace kda::dev {
+namespace {
+
+constexpr int k_ld_wide = 136; // bf16 row stride of [64][128] tiles (conflict-free ldmatrix)
+constexpr int k_ld_aqk = 72;
+
+template <int VT>
+struct dh_smem {
+  static constexpr int ld = VT + 8; // bf16 row stride of [.][VT] tiles (do, dh, dv_new)
+  static constexpr std::size_t w = 0;
+  static constexpr std::size_t qg = w + 64 * k_ld_wide * 2;
+  static constexpr std::size_t kg = qg + 64 * k_ld_wide * 2;
+  static constexpr std::size_t dO = kg + 64 * k_ld_wide * 2;
+  static constexpr std::size_t Aqk = dO + 64 * ld * 2;
+  static constexpr std::size_t gC = Aqk + 64 * k_ld_aqk * 2;
+  static constexpr std::size_t stage = gC + 128 * 4;
+  static constexpr std::size_t dh = 2 * stage;
+  static constexpr std::size_t dvn = dh + 128 * ld * 2;
+  static constexpr std::size_t dvn_neg = dvn + 64 * ld * 2;
+  static constexpr std::size_t bytes = dvn_neg + 64 * ld * 2;
+};
+
+struct stage_ptrs {
+  __nv_bfloat16 *w, *qg, *kg, *dO, *Aqk;
+  float* gC;
+};
+
+template <int VT>
+__device__ __forceinline__ stage_ptrs stage_at(unsigned char* smem, int buf) {
+  using L = dh_smem<VT>;
+  unsigned char* b = smem + buf * L::stage;
+  return {reinterpret_cast<__nv_bfloat16*>(b + L::w), reinterpret_cast<__nv_bfloat16*>(b + L::qg),
+          reinterpret_cast<__nv_bfloat16*>(b + L::kg), reinterpret_cast<__nv_bfloat16*>(b + L::dO),
+          reinterpret_cast<__nv_bfloat16*>(b + L::Aqk), reinterpret_cast<float*>(b + L::gC)};
+}
+
+// Chunk c of sequence sq into a stage buffer; do rows past the sequence's end are zero.
+template <int VT>
+__device__ void load_stage(const bwd_dh_params& p, const stage_ptrs& s, const seq_info& sq, int c, int head,
+                           int vt, int tid) {
+  constexpr int ld = dh_smem<VT>::ld, segs = VT / 8;
+  const std::size_t tile = static_cast<std::size_t>(sq.first_chunk + c) * p.heads + head;
+  const std::size_t ck = tile * tile_sizes::ck;
+  for (int idx = tid; idx < 64 * 16; idx += k_dh_threads) {
+    const int i = idx >> 4, seg = idx & 15;
+    cp_async_16(s.w + i * k_ld_wide + seg * 8, p.w + ck + i * k_dim + seg * 8);
+    cp_async_16(s.qg + i * k_ld_wide + seg * 8, p.qg + ck + i * k_dim + seg * 8);
+    cp_async_16(s.kg + i * k_ld_wide + seg * 8, p.kg + ck + i * k_dim + seg * 8);
+  }
+  for (int idx = tid; idx < 64 * segs; idx += k_dh_threads) {
+    const int i = idx / segs, seg = idx % segs;
+    const int t = k_chunk * c + i;
+    __nv_bfloat16* dst = s.dO + i * ld + seg * 8;
+    if (t < sq.len) {
+      cp_async_16(dst, p.d_o + (static_cast<std::size_t>(sq.start + t) * p.heads + head) * v_dim + VT * vt + seg * 8);
+    } else {
+      *reinterpret_cast<uint4*>(dst) = make_uint4(0, 0, 0, 0);
+    }
+  }
+  for (int idx = tid; idx < 64 * 8; idx += k_dh_threads) {
+    const int i = idx >> 3, seg = idx & 7;
+    cp_async_16(s.Aqk + i * k_ld_aqk + seg * 8, p.Aqk + tile * tile_sizes::cc + i * k_chunk + seg * 8);
+  }
+  if (tid < 32) cp_async_16(s.gC + tid * 4, p.gC + tile * k_dim + tid * 4);
+}
+
+template <int VT>
+__global__ void __launch_bounds__(k_dh_threads, 1) bwd_dh_kernel(bwd_dh_params p) {
+  using L = dh_smem<VT>;
+  constexpr int ld = L::ld;
+  constexpr int NT3 = VT / 8;  // n-tiles of a warp's state rows (step 3)
+  constexpr int NT2 = VT / 16; // n-tiles of a warp's dv_new columns (step 2)
+  extern __shared__ __align__(16) unsigned char smem[];
+  auto* s_dh = reinterpret_cast<__nv_bfloat16*>(smem + L::dh);
+  auto* s_dvn = reinterpret_cast<__nv_bfloat16*>(smem + L::dvn);
+  auto* s_dvn_neg = reinterpret_cast<__nv_bfloat16*>(smem + L::dvn_neg);
+
+  const seq_info sq = p.seqs[p.seq_order[blockIdx.x]];
+  const int head = blockIdx.y, vt = blockIdx.z, H = p.heads;
+  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+  const int gid = lane >> 2, tig = lane & 3;
+  const int RB = warp & 3, R0 = 16 * RB, C0 = (warp >> 2) * (VT / 2);
+  const int n = sq.num_chunks;
+
+  frag_c dhf[NT3] = {}; // dh rows 16 warp + gid (+8), cols 8 nt + 2 tig (+1); zero after the last chunk
+  if (n > 0) load_stage<VT>(p, stage_at<VT>(smem, 0), sq, n - 1, head, vt, tid);
+  cp_async_commit();
+
+  for (int it = 0; it < n; ++it) {
+    const int c = n - 1 - it;
+    const std::size_t tile = static_cast<std::size_t>(sq.first_chunk + c) * H + head;
+    const stage_ptrs s = stage_at<VT>(smem, it & 1);
+
+    // step 1
+#pragma unroll
+    for (int nt = 0; nt < NT3; ++nt) {
+      const int r = 16 * warp + gid, col = 8 * nt + 2 * tig;
+      *reinterpret_cast<std::uint32_t*>(s_dh + r * ld + col) = pack_bf16(dhf[nt].x[0], dhf[nt].x[1]);
+      *reinterpret_cast<std::uint32_t*>(s_dh + (r + 8) * ld + col) = pack_bf16(dhf[nt].x[2], dhf[nt].x[3]);
+    }
+    cp_async_wait<0>();
+    __syncthreads();
+    if (c > 0) load_stage<VT>(p, stage_at<VT>(smem, (it + 1) & 1), sq, c - 1, head, vt, tid);
+    cp_async_commit();
+    for (int idx = tid; idx < 128 * (VT / 8); idx += k_dh_threads) {
+      const int r = idx / (VT / 8), seg = idx % (VT / 8);
+      *reinterpret_cast<uint4*>(p.dh_out + tile * tile_sizes::kv + r * v_dim + VT * vt + seg * 8) =
+          *reinterpret_cast<const uint4*>(s_dh + r * ld + seg * 8);
+    }
+
+    // step 2: Aqk is lower-triangular, so rows j of block RB need only token blocks kk >= RB.
+    frag_c dv[NT2] = {};
+    for (int kk = RB; kk < 4; ++kk) {
+      std::uint32_t a[4];
+      load_a_bf16_trans(a, s.Aqk + 16 * kk * k_ld_aqk + R0, k_ld_aqk, lane);
+#pragma unroll
+      for (int np = 0; np < NT2 / 2; ++np) {
+        std::uint32_t b0[2], b1[2];
+        load_b_bf16_x2(b0, b1, s.dO + 16 * kk * ld + C0 + 16 * np, ld, lane);
+        mma_bf16_16816(dv[2 * np], a, b0);
+        mma_bf16_16816(dv[2 * np + 1], a, b1);
+      }
+    }
+#pragma unroll
+    for (int kk = 0; kk < 8; ++kk) {
+      std::uint32_t a[4];
+      load_a_bf16(a, s.kg + R0 * k_ld_wide + 16 * kk, k_ld_wide, lane);
+#pragma unroll
+      for (int np = 0; np < NT2 / 2; ++np) {
+        std::uint32_t b0[2], b1[2];
+        load_b_bf16_x2(b0, b1, s_dh + 16 * kk * ld + C0 + 16 * np, ld, lane);
+        mma_bf16_16816(dv[2 * np], a, b0);
+        mma_bf16_16816(dv[2 * np + 1], a, b1);
+      }
+    }
+#pragma unroll
+    for (int nt = 0; nt < NT2; ++nt) {
+#pragma unroll
+      for (int hh = 0; hh < 2; ++hh) {
+        const int r = R0 + gid + 8 * hh, col = C0 + 8 * nt + 2 * tig;
+        const float v0 = dv[nt].x[2 * hh], v1 = dv[nt].x[2 * hh + 1];
+        *reinterpret_cast<std::uint32_t*>(s_dvn + r * ld + col) = pack_bf16(v0, v1);
+        // -bf16(x) == bf16(-x) exactly: step 3 subtracts w^T dv_new by accumulating w^T (-dv_new).
+        *reinterpret_cast<std::uint32_t*>(s_dvn_neg + r * ld + col) = pack_bf16(-v0, -v1);
+      }
+    }
+    __syncthreads();
+    for (int idx = tid; idx < 64 * (VT / 8); idx += k_dh_threads) {
+      const int r = idx / (VT / 8), seg = idx % (VT / 8);
+      *reinterpret_cast<uint4*>(p.dvn_out + tile * tile_sizes::ck + r * v_dim + VT * vt + seg * 8) =
+          *reinterpret_cast<const uint4*>(s_dvn + r * ld + seg * 8);
+    }
+
+    // step 3
+    {
+      const float g0 = s.gC[16 * warp + gid], g1 = s.gC[16 * warp + gid + 8];
+#pragma unroll
+      for (int nt = 0; nt < NT3; ++nt) {
+        dhf[nt].x[0] *= g0;
+        dhf[nt].x[1] *= g0;
+        dhf[nt].x[2] *= g1;
+        dhf[nt].x[3] *= g1;
+      }
+#pragma unroll
+      for (int kk = 0; kk < 4; ++kk) {
+        std::uint32_t aq[4], aw[4];
+        load_a_bf16_trans(aq, s.qg + 16 * kk * k_ld_wide + 16 * warp, k_ld_wide, lane);
+        load_a_bf16_trans(aw, s.w + 16 * kk * k_ld_wide + 16 * warp, k_ld_wide, lane);
+#pragma unroll
+        for (int np = 0; np < NT3 / 2; ++np) {
+          std::uint32_t b0[2], b1[2];
+          load_b_bf16_x2(b0, b1, s.dO + 16 * kk * ld + 16 * np, ld, lane);
+          mma_bf16_16816(dhf[2 * np], aq, b0);
+          mma_bf16_16816(dhf[2 * np + 1], aq, b1);
+          load_b_bf16_x2(b0, b1, s_dvn_neg + 16 * kk * ld + 16 * np, ld, lane);
+          mma_bf16_16816(dhf[2 * np], aw, b0);
+          mma_bf16_16816(dhf[2 * np + 1], aw, b1);
+        }
+      }
+    }
+    // No barrier here: the next chunk's step 2 writes s_dvn only after its step-1 barrier, which
+    // every warp reaches after finishing this step 3.
+  }
+}
+
+template <int VT>
+cudaError_t launch_vt(const bwd_dh_params& p, int num_seqs, cudaStream_t stream) {
+  static const cudaError_t attr = cudaFuncSetAttribute(bwd_dh_kernel<VT>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                       static_cast<int>(dh_smem<VT>::bytes));
+  if (attr != cudaSuccess) return attr;
+  bwd_dh_kernel<VT><<<dim3(num_seqs, p.heads, v_dim / VT), k_dh_threads, dh_smem<VT>::bytes, stream>>>(p);
+  return cudaGetLastError();
+}
+
+} // namespace
+
+cudaError_t launch_bwd_dh(const bwd_dh_params& p, int num_seqs, int vtile, cudaStream_t stream) {
+  return vtile == 32 ? launch_vt<32>(p, num_seqs, stream) : launch_vt<64>(p, num_seqs, stream);
+}
+
+} // namespace kda::dev

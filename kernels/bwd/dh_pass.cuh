@@ -1,0 +1,33 @@
+#pragma once
+// Backward stages 1+2 (docs/backward-design.md), sequential over the chunks of one sequence, last
+// chunk first. dh = gradient of the state leaving the chunk (zero after the last chunk):
+//   dv_new = Aqk^T do + kg dh                          (kg = k' exp(gamma_C - gamma))
+//   dh     <- diag(exp(gamma_C)) dh + qg^T do - w^T dv_new   (the previous chunk's dh)
+// The mirror of the forward state pass: one CTA per (sequence, head, V tile of 32 or 64 columns),
+// dh in FP32 registers, bf16 operands, FP32 accumulation, fixed order: bits independent of the tile.
+// Writes, per chunk, dh (bf16, the state gradient leaving the chunk) and dv_new (bf16).
+#include <cuda_bf16.h>
+
+#include "common/layout.cuh"
+
+namespace kda::dev {
+
+struct bwd_dh_params {
+  const seq_info* seqs;
+  const int* seq_order; // longest sequences first
+  int heads;
+  const __nv_bfloat16* w;   // the forward intra stage's tiles, recomputed by the backward
+  const __nv_bfloat16* qg;
+  const __nv_bfloat16* kg;
+  const __nv_bfloat16* Aqk;
+  const float* gC;
+  const __nv_bfloat16* d_o; // [T, H, V]
+  __nv_bfloat16* dh_out;    // [tile][128][128]
+  __nv_bfloat16* dvn_out;   // [tile][64][128]
+};
+
+constexpr int k_dh_threads = 256;
+
+cudaError_t launch_bwd_dh(const bwd_dh_params& p, int num_seqs, int vtile, cudaStream_t stream);
+
+} // namespace kda::dev

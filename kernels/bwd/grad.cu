@@ -1,0 +1,753 @@
+// Backward stages 3-5 ("grad"): one CTA of 8 warps per (chunk, head). See grad.cuh for the maths
+// and docs/backward-design.md for the derivation; symbols as there (qs = scaled q', k' = k after
+// the optional L2 norm, gamma = cumsum of g in the chunk, kgp = k' exp(gamma), kgC = k' exp(gamma_C
+// - gamma), qg = qs exp(gamma), Tm = X diag(beta)).
+//
+// Ownership: every [64][128] (token x feature) result is held as mma C fragments with one fixed
+// map, warp (M = warp & 3, ch = warp >> 2) -> rows 16 M + gid (+8), columns 64 ch + 8 nt + 2 tig
+// (+1), nt < 8. The gradients of qs, k' and gamma (dqs, dkp, dgm) accumulate in those registers
+// through all stages, so the elementwise terms never leave the thread that owns them.
+//
+// Exponent safety (numerics contract): exponentials are exp(gamma_i - gamma_j) with i >= j, or
+// factors exp(gamma_i - gamma_n) exp(gamma_n - gamma_j) with a reference row n of the 16-row
+// sub-block, as in the forward: for off-diagonal sub-block pairs both factors are <= 1; diagonal
+// sub-blocks use the factorised (tensor-core) form only when their gamma span is <= k_span_limit
+// (factors within exp(+-40)), otherwise ("slow", fast decay) they go pair by pair in FP32 from
+// exp(gamma_i - gamma_j) <= 1.
+//
+// Precision: bf16 operands for products of bf16 data (do h^T, dv_new h^T, v_new dh^T, do v_new^T,
+// dv_new v^T); TF32 for everything through X and the gated operands; FP32 accumulation and
+// elementwise terms. Every reduction has a fixed order: deterministic.
+#include "bwd/grad.cuh"
+
+#include <cstdint>
+
+#include "common/gate.cuh"
+#include "common/mma.cuh"
+
+namespace kda::dev {
+namespace {
+
+constexpr int k_ld = 136;  // bf16 [rows][128] tiles (conflict-free ldmatrix)
+constexpr int k_ldf = 132; // fp32 [64][128] tiles
+constexpr int k_lds = 68;  // fp32 [64][64] tiles
+// Largest gamma span of a 16-row sub-block whose diagonal block goes through the factorised
+// (tensor-core) form: its factors reach exp(40) = 2.4e17 and exp(-40), finite and exact enough
+// in TF32. Wider blocks (fast decay) are computed pair by pair in FP32. Same limit as the forward.
+constexpr float k_span_limit = 40.f;
+
+// Shared memory, by phase (regions are reused once their contents are dead).
+struct grad_smem {
+  static constexpr std::size_t q = 0;                    // bf16 [64][136] raw q
+  static constexpr std::size_t k = q + 64 * k_ld * 2;    // bf16 [64][136] raw k
+  static constexpr std::size_t g = k + 64 * k_ld * 2;    // fp32 [64][132] gamma
+  static constexpr std::size_t A = g + 64 * k_ldf * 4;   // h bf16 [128][136] | dw fp32 [64][132] | dgamma
+  static constexpr std::size_t B = A + 128 * k_ld * 2;   // dh bf16 [128][136] | dAqk, Z fp32 [64][68]
+  static constexpr std::size_t C = B + 128 * k_ld * 2;   // do bf16 [64][136] | v
+  static constexpr std::size_t D = C + 64 * k_ld * 2;    // v_new bf16 | dTm fp32 [64][68]
+  static constexpr std::size_t E = D + 64 * k_ld * 2;    // dv_new bf16 [64][136]
+  static constexpr std::size_t X = E + 64 * k_ld * 2;    // fp32 [64][68]
+  static constexpr std::size_t dAkk = X + 64 * k_lds * 4; // fp32 [64][68]
+  static constexpr std::size_t beta = dAkk + 64 * k_lds * 4;
+  static constexpr std::size_t rq = beta + 64 * 4;   // rsqrt(q.q + eps) * scale (scale when l2n off)
+  static constexpr std::size_t rqn = rq + 64 * 4;    // rsqrt(q.q + eps) (1 when l2n off)
+  static constexpr std::size_t rk = rqn + 64 * 4;    // rsqrt(k.k + eps) (1 when l2n off)
+  static constexpr std::size_t dbwy = rk + 64 * 4;   // dbeta, WY part
+  static constexpr std::size_t gamC = dbwy + 64 * 4; // gamma_C [128]
+  static constexpr std::size_t dgc = gamC + 128 * 4; // dgamma_C [128]
+  static constexpr std::size_t colpart = dgc + 128 * 4; // [4][128] kgC column sums; gate totals first
+  static constexpr std::size_t dotq = colpart + 512 * 4; // [2][64] row dots per column half
+  static constexpr std::size_t dotk = dotq + 128 * 4;
+  static constexpr std::size_t dbkk = dotk + 128 * 4;    // [2][64] dbeta, KK part
+  static constexpr std::size_t red = dbkk + 128 * 4;     // [128] dA_log tree
+  static constexpr std::size_t bytes = red + 128 * 4;
+  static_assert(64 * k_ldf * 4 <= 128 * k_ld * 2, "dw and dgamma fit in region A");
+  static_assert(2 * 64 * k_lds * 4 <= 128 * k_ld * 2, "dAqk and Z fit in region B");
+  static_assert(64 * k_lds * 4 <= 64 * k_ld * 2, "dTm fits in region D");
+  static_assert(bytes <= 227 * 1024, "one CTA per SM");
+};
+
+__device__ __forceinline__ float bf(const __nv_bfloat16* p, int i) { return __bfloat162float(p[i]); }
+
+// acc[nt] += A[16 rows][128] * B[8 NT rows][128]^T, both bf16 row-major smem tiles (stride k_ld),
+// A at the warp's first row, B at its first output column.
+template <int NT>
+__device__ __forceinline__ void mma_abt_bf16(frag_c (&acc)[NT], const __nv_bfloat16* A, const __nv_bfloat16* B,
+                                             int lane) {
+#pragma unroll
+  for (int kk = 0; kk < 8; ++kk) {
+    std::uint32_t a[4];
+    load_a_bf16(a, A + 16 * kk, k_ld, lane);
+#pragma unroll
+    for (int np = 0; np < NT / 2; ++np) {
+      std::uint32_t b0[2], b1[2];
+      load_b_bf16_nk_x2(b0, b1, B + 16 * np * k_ld + 16 * kk, k_ld, lane);
+      mma_bf16_16816(acc[2 * np], a, b0);
+      mma_bf16_16816(acc[2 * np + 1], a, b1);
+    }
+  }
+}
+
+struct grad_ctx {
+  const __nv_bfloat16* q;
+  const __nv_bfloat16* k;
+  const float* g;
+  const float* rq;
+  const float* rk;
+  __device__ float qs(int i, int d) const { return bf(q, i * k_ld + d) * rq[i]; }
+  __device__ float kp(int i, int d) const { return bf(k, i * k_ld + d) * rk[i]; }
+  __device__ float gam(int i, int d) const { return g[i * k_ldf + d]; }
+};
+
+template <bool RAW, bool L2N>
+__global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_params p) {
+  using S = grad_smem;
+  extern __shared__ __align__(16) unsigned char smem[];
+  auto* s_q = reinterpret_cast<__nv_bfloat16*>(smem + S::q);
+  auto* s_k = reinterpret_cast<__nv_bfloat16*>(smem + S::k);
+  auto* s_g = reinterpret_cast<float*>(smem + S::g);
+  auto* s_h = reinterpret_cast<__nv_bfloat16*>(smem + S::A);
+  auto* s_dw = reinterpret_cast<float*>(smem + S::A);
+  auto* s_dgm = reinterpret_cast<float*>(smem + S::A);
+  auto* s_dh = reinterpret_cast<__nv_bfloat16*>(smem + S::B);
+  auto* s_dAqk = reinterpret_cast<float*>(smem + S::B);
+  auto* s_Z = reinterpret_cast<float*>(smem + S::B + 64 * k_lds * 4);
+  auto* s_do = reinterpret_cast<__nv_bfloat16*>(smem + S::C);
+  auto* s_v = reinterpret_cast<__nv_bfloat16*>(smem + S::C);
+  auto* s_vn = reinterpret_cast<__nv_bfloat16*>(smem + S::D);
+  auto* s_dTm = reinterpret_cast<float*>(smem + S::D);
+  auto* s_dvn = reinterpret_cast<__nv_bfloat16*>(smem + S::E);
+  auto* s_X = reinterpret_cast<float*>(smem + S::X);
+  auto* s_dAkk = reinterpret_cast<float*>(smem + S::dAkk);
+  auto* s_beta = reinterpret_cast<float*>(smem + S::beta);
+  auto* s_rq = reinterpret_cast<float*>(smem + S::rq);
+  auto* s_rqn = reinterpret_cast<float*>(smem + S::rqn);
+  auto* s_rk = reinterpret_cast<float*>(smem + S::rk);
+  auto* s_dbwy = reinterpret_cast<float*>(smem + S::dbwy);
+  auto* s_gamC = reinterpret_cast<float*>(smem + S::gamC);
+  auto* s_dgc = reinterpret_cast<float*>(smem + S::dgc);
+  auto* s_colpart = reinterpret_cast<float*>(smem + S::colpart);
+  auto* s_dotq = reinterpret_cast<float*>(smem + S::dotq);
+  auto* s_dotk = reinterpret_cast<float*>(smem + S::dotk);
+  auto* s_dbkk = reinterpret_cast<float*>(smem + S::dbkk);
+  auto* s_red = reinterpret_cast<float*>(smem + S::red);
+
+  const chunk_info ci = p.chunks[blockIdx.x];
+  const int head = blockIdx.y, H = p.heads, L = ci.len;
+  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, gid = lane >> 2, tig = lane & 3;
+  const std::size_t tile = static_cast<std::size_t>(blockIdx.x) * H + head;
+  const auto row_of = [&](int i) { return static_cast<std::size_t>(ci.start + i) * H + head; };
+  const int M = warp & 3, ch = warp >> 2, R0 = 16 * M, C0 = 64 * ch, J0 = 32 * ch;
+  // Owned element x (0..3) of fragment nt: row R0 + gid + 8 (x >> 1), column C0 + 8 nt + 2 tig + (x & 1).
+  const auto orow = [&](int x) { return R0 + gid + 8 * (x >> 1); };
+  const auto ocol = [&](int nt, int x) { return C0 + 8 * nt + 2 * tig + (x & 1); };
+  const grad_ctx c{s_q, s_k, s_g, s_rq, s_rk};
+
+  // ---- phase 0: loads. Group 0: q, k. Group 1: everything stage 3 reads. ----
+  for (int idx = tid; idx < 64 * 16; idx += k_grad_threads) {
+    const int i = idx >> 4, seg = idx & 15;
+    if (i < L) {
+      cp_async_16(s_q + i * k_ld + seg * 8, p.q + row_of(i) * k_dim + seg * 8);
+      cp_async_16(s_k + i * k_ld + seg * 8, p.k + row_of(i) * k_dim + seg * 8);
+    } else {
+      *reinterpret_cast<uint4*>(s_q + i * k_ld + seg * 8) = make_uint4(0, 0, 0, 0);
+      *reinterpret_cast<uint4*>(s_k + i * k_ld + seg * 8) = make_uint4(0, 0, 0, 0);
+    }
+  }
+  cp_async_commit();
+  for (int idx = tid; idx < 128 * 16; idx += k_grad_threads) {
+    const int r = idx >> 4, seg = idx & 15;
+    cp_async_16(s_h + r * k_ld + seg * 8, p.h + tile * tile_sizes::kv + r * v_dim + seg * 8);
+    cp_async_16(s_dh + r * k_ld + seg * 8, p.dh + tile * tile_sizes::kv + r * v_dim + seg * 8);
+  }
+  for (int idx = tid; idx < 64 * 16; idx += k_grad_threads) {
+    const int i = idx >> 4, seg = idx & 15;
+    if (i < L) {
+      cp_async_16(s_do + i * k_ld + seg * 8, p.d_o + row_of(i) * v_dim + seg * 8);
+    } else {
+      *reinterpret_cast<uint4*>(s_do + i * k_ld + seg * 8) = make_uint4(0, 0, 0, 0);
+    }
+    cp_async_16(s_vn + i * k_ld + seg * 8, p.v_new + tile * tile_sizes::ck + i * v_dim + seg * 8);
+    cp_async_16(s_dvn + i * k_ld + seg * 8, p.dv_new + tile * tile_sizes::ck + i * v_dim + seg * 8);
+    cp_async_16(s_X + i * k_lds + seg * 4, p.X + tile * tile_sizes::cc + i * k_chunk + seg * 4);
+  }
+  cp_async_commit();
+  if (tid < k_chunk) s_beta[tid] = tid < L ? __bfloat162float(p.beta[row_of(tid)]) : 0.f;
+
+  // gamma = cumsum(g), exactly as the forward intra stage forms it; slow[I]: the gamma span of
+  // sub-block I exceeds k_span_limit in some column (its diagonal block goes pair by pair)
+  bool slow[4];
+  {
+    const int d = tid & 127, half = tid >> 7;
+    float gam[32];
+    gate_prefix<RAW>(p.gate_in, p.A_log, p.dt_bias, row_of(0), H, head, L, tid, gam, s_colpart);
+    bool wide[2];
+#pragma unroll
+    for (int sb = 0; sb < 2; ++sb) {
+      float lo = gam[16 * sb], hi = lo;
+#pragma unroll
+      for (int r = 1; r < 16; ++r) {
+        lo = fminf(lo, gam[16 * sb + r]);
+        hi = fmaxf(hi, gam[16 * sb + r]);
+      }
+      wide[sb] = !(hi - lo <= k_span_limit); // NaN counts as wide: take the pair-by-pair path
+    }
+    cp_async_wait<1>();
+    __syncthreads();
+    const float off = half ? s_colpart[d] : 0.f;
+#pragma unroll
+    for (int r = 0; r < 32; ++r) s_g[(32 * half + r) * k_ldf + d] = off + gam[r];
+    if (half == 1) s_gamC[d] = off + gam[31];
+#pragma unroll
+    for (int I = 0; I < 4; ++I) slow[I] = __syncthreads_or((I >> 1) == half && wide[I & 1]) != 0;
+  }
+  // rsqrt(x.x + eps) per row, the forward's fixed-order warp tree (same bits)
+  if constexpr (L2N) {
+    for (int i = warp * 8; i < warp * 8 + 8; ++i) {
+      float sq = 0.f, sk = 0.f;
+#pragma unroll
+      for (int e = 0; e < 4; ++e) {
+        const float qv = bf(s_q, i * k_ld + 4 * lane + e), kv = bf(s_k, i * k_ld + 4 * lane + e);
+        sq = fmaf(qv, qv, sq);
+        sk = fmaf(kv, kv, sk);
+      }
+#pragma unroll
+      for (int m = 16; m >= 1; m >>= 1) {
+        sq += __shfl_xor_sync(0xffffffffu, sq, m);
+        sk += __shfl_xor_sync(0xffffffffu, sk, m);
+      }
+      if (lane == 0) {
+        s_rqn[i] = rsqrtf(sq + 1e-6f);
+        s_rq[i] = rsqrtf(sq + 1e-6f) * p.scale;
+        s_rk[i] = rsqrtf(sk + 1e-6f);
+      }
+    }
+  } else if (tid < k_chunk) {
+    s_rqn[tid] = 1.f;
+    s_rq[tid] = p.scale;
+    s_rk[tid] = 1.f;
+  }
+  cp_async_wait<0>();
+  __syncthreads();
+
+  frag_c dqs[8] = {}, dkp[8] = {}, dgm[8] = {}; // d/dqs, d/dk', d/dgamma of the owned elements
+
+  // ---- stage 3a: dqg = do h^T (elementwise into dqs, dgamma), dw = -dv_new h^T ----
+  {
+    frag_c acc[8] = {};
+    mma_abt_bf16(acc, s_do + R0 * k_ld, s_h + C0 * k_ld, lane);
+#pragma unroll
+    for (int nt = 0; nt < 8; ++nt) {
+#pragma unroll
+      for (int x = 0; x < 4; ++x) {
+        const int i = orow(x), d = ocol(nt, x);
+        const float eg = __expf(c.gam(i, d)), v = acc[nt].x[x];
+        dqs[nt].x[x] = fmaf(v, eg, dqs[nt].x[x]);       // qg = qs exp(gamma)
+        dgm[nt].x[x] = fmaf(v, c.qs(i, d) * eg, dgm[nt].x[x]);
+      }
+    }
+  }
+  frag_c dwf[8] = {};
+  mma_abt_bf16(dwf, s_dvn + R0 * k_ld, s_h + C0 * k_ld, lane);
+  {
+    // dgamma_C, state part: d/dgamma_C of diag(exp(gamma_C)) h, = exp(gamma_C) rowsum_V(h .* dh)
+    const int d = tid >> 1, hv = tid & 1;
+    float s = 0.f;
+    for (int v = 64 * hv; v < 64 * hv + 64; ++v) s = fmaf(bf(s_h, d * k_ld + v), bf(s_dh, d * k_ld + v), s);
+    s += __shfl_xor_sync(0xffffffffu, s, 1);
+    if (hv == 0) s_dgc[d] = s * expf(s_gamC[d]);
+  }
+  __syncthreads(); // h is dead: region A takes dw
+#pragma unroll
+  for (int nt = 0; nt < 8; ++nt) {
+#pragma unroll
+    for (int x = 0; x < 4; ++x) s_dw[orow(x) * k_ldf + ocol(nt, x)] = -dwf[nt].x[x];
+  }
+
+  // ---- stage 3b: dkgC = v_new dh^T (elementwise), dAqk = lower(do v_new^T) ----
+  {
+    frag_c acc[8] = {};
+    mma_abt_bf16(acc, s_vn + R0 * k_ld, s_dh + C0 * k_ld, lane);
+    float csum[8][2] = {};
+#pragma unroll
+    for (int nt = 0; nt < 8; ++nt) {
+#pragma unroll
+      for (int x = 0; x < 4; ++x) {
+        const int i = orow(x), d = ocol(nt, x);
+        const float ec = __expf(s_gamC[d] - c.gam(i, d)), v = acc[nt].x[x];
+        dkp[nt].x[x] = fmaf(v, ec, dkp[nt].x[x]); // kgC = k' exp(gamma_C - gamma)
+        // Cancelling pair 2 (docs/backward-design.md): for i = len - 1, kgC = k' exp(0) and the
+        // terms -dkgC kgC (to row i) and +dkgC kgC (to gamma_C, i.e. row len - 1) cancel
+        // exactly. Neither is formed, so no rounding residue reaches dg, dA_log, dt_bias.
+        if (i != L - 1) {
+          const float t = v * (c.kp(i, d) * ec);
+          dgm[nt].x[x] -= t;
+          csum[nt][x & 1] += t;
+        }
+      }
+    }
+#pragma unroll
+    for (int nt = 0; nt < 8; ++nt) {
+#pragma unroll
+      for (int e = 0; e < 2; ++e) {
+        float s = csum[nt][e];
+        s += __shfl_xor_sync(0xffffffffu, s, 4);
+        s += __shfl_xor_sync(0xffffffffu, s, 8);
+        s += __shfl_xor_sync(0xffffffffu, s, 16);
+        if (gid == 0) s_colpart[M * 128 + C0 + 8 * nt + 2 * tig + e] = s;
+      }
+    }
+  }
+  frag_c aqk[4] = {};
+  mma_abt_bf16(aqk, s_do + R0 * k_ld, s_vn + J0 * k_ld, lane);
+  __syncthreads(); // do, v_new, dh are dead: regions B, C, D free
+  for (int idx = tid; idx < 64 * 16; idx += k_grad_threads) {
+    const int i = idx >> 4, seg = idx & 15;
+    if (i < L) {
+      cp_async_16(s_v + i * k_ld + seg * 8, p.v + row_of(i) * v_dim + seg * 8);
+    } else {
+      *reinterpret_cast<uint4*>(s_v + i * k_ld + seg * 8) = make_uint4(0, 0, 0, 0);
+    }
+  }
+  cp_async_commit();
+#pragma unroll
+  for (int nt = 0; nt < 4; ++nt) {
+#pragma unroll
+    for (int x = 0; x < 4; ++x) {
+      const int i = orow(x), j = J0 + 8 * nt + 2 * tig + (x & 1);
+      s_dAqk[i * k_lds + j] = i >= j ? aqk[nt].x[x] : 0.f;
+    }
+  }
+  if (tid < 128) {
+    s_dgc[tid] = s_dgc[tid] + s_colpart[tid] + s_colpart[128 + tid] + s_colpart[256 + tid] + s_colpart[384 + tid];
+  }
+  __syncthreads();
+
+  // ---- stage 3c: dv = diag(beta) X^T dv_new (out), dkgp = diag(beta) X^T dw (elementwise) ----
+  {
+    frag_c av[8] = {}, ak[8] = {};
+    const int j0 = R0 + gid, j1 = j0 + 8;
+    for (int i0 = R0; i0 < 64; i0 += 8) { // X[i][j] = 0 for i < j
+      const int ia = i0 + tig, ib = ia + 4;
+      const std::uint32_t a[4] = {to_tf32(s_X[ia * k_lds + j0]), to_tf32(s_X[ia * k_lds + j1]),
+                                  to_tf32(s_X[ib * k_lds + j0]), to_tf32(s_X[ib * k_lds + j1])};
+#pragma unroll
+      for (int nt = 0; nt < 8; ++nt) {
+        const int col = C0 + 8 * nt + gid;
+        const std::uint32_t bv[2] = {to_tf32(bf(s_dvn, ia * k_ld + col)), to_tf32(bf(s_dvn, ib * k_ld + col))};
+        const std::uint32_t bk[2] = {to_tf32(s_dw[ia * k_ldf + col]), to_tf32(s_dw[ib * k_ldf + col])};
+        mma_tf32_1688(av[nt], a, bv);
+        mma_tf32_1688(ak[nt], a, bk);
+      }
+    }
+#pragma unroll
+    for (int nt = 0; nt < 8; ++nt) {
+#pragma unroll
+      for (int hh = 0; hh < 2; ++hh) {
+        const int j = R0 + gid + 8 * hh, col = C0 + 8 * nt + 2 * tig;
+        const float bj = s_beta[j];
+        if (j < L) {
+          *reinterpret_cast<std::uint32_t*>(p.dv + row_of(j) * v_dim + col) =
+              pack_bf16(bj * av[nt].x[2 * hh], bj * av[nt].x[2 * hh + 1]);
+        }
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+          const int x = 2 * hh + e, d = col + e;
+          const float v = bj * ak[nt].x[x], eg = __expf(c.gam(j, d));
+          dkp[nt].x[x] = fmaf(v, eg, dkp[nt].x[x]); // kgp = k' exp(gamma)
+          dgm[nt].x[x] = fmaf(v, c.kp(j, d) * eg, dgm[nt].x[x]);
+        }
+      }
+    }
+  }
+  cp_async_wait<0>();
+  __syncthreads(); // v is in
+
+  // ---- stage 3d: dTm = dv_new v^T + dw kgp^T [64][64] ----
+  {
+    frag_c at[4] = {};
+    mma_abt_bf16(at, s_dvn + R0 * k_ld, s_v + J0 * k_ld, lane);
+    const int i0 = R0 + gid, i1 = i0 + 8;
+    for (int d0 = 0; d0 < k_dim; d0 += 8) {
+      const int da = d0 + tig, db = da + 4;
+      const std::uint32_t a[4] = {to_tf32(s_dw[i0 * k_ldf + da]), to_tf32(s_dw[i1 * k_ldf + da]),
+                                  to_tf32(s_dw[i0 * k_ldf + db]), to_tf32(s_dw[i1 * k_ldf + db])};
+#pragma unroll
+      for (int nt = 0; nt < 4; ++nt) {
+        const int j = J0 + 8 * nt + gid;
+        const std::uint32_t b[2] = {to_tf32(c.kp(j, da) * __expf(c.gam(j, da))),
+                                    to_tf32(c.kp(j, db) * __expf(c.gam(j, db)))};
+        mma_tf32_1688(at[nt], a, b);
+      }
+    }
+#pragma unroll
+    for (int nt = 0; nt < 4; ++nt) {
+#pragma unroll
+      for (int x = 0; x < 4; ++x) s_dTm[orow(x) * k_lds + J0 + 8 * nt + 2 * tig + (x & 1)] = at[nt].x[x];
+    }
+  }
+  __syncthreads();
+  // dbeta_j (WY part) = sum_i dTm_ij X_ij  (Tm = X diag(beta)); dX = dTm diag(beta)
+  if (tid < k_chunk) {
+    float s = 0.f;
+    for (int i = tid; i < k_chunk; ++i) s = fmaf(s_dTm[i * k_lds + tid], s_X[i * k_lds + tid], s);
+    s_dbwy[tid] = s;
+  }
+  // Z = X^T dX
+  {
+    frag_c az[4] = {};
+    const int i0 = R0 + gid, i1 = i0 + 8;
+    for (int m0 = R0; m0 < 64; m0 += 8) { // X[m][i] = 0 for m < i
+      const int ma = m0 + tig, mb = ma + 4;
+      const std::uint32_t a[4] = {to_tf32(s_X[ma * k_lds + i0]), to_tf32(s_X[ma * k_lds + i1]),
+                                  to_tf32(s_X[mb * k_lds + i0]), to_tf32(s_X[mb * k_lds + i1])};
+#pragma unroll
+      for (int nt = 0; nt < 4; ++nt) {
+        const int j = J0 + 8 * nt + gid;
+        const float bj = s_beta[j];
+        const std::uint32_t b[2] = {to_tf32(s_dTm[ma * k_lds + j] * bj), to_tf32(s_dTm[mb * k_lds + j] * bj)};
+        mma_tf32_1688(az[nt], a, b);
+      }
+    }
+#pragma unroll
+    for (int nt = 0; nt < 4; ++nt) {
+#pragma unroll
+      for (int x = 0; x < 4; ++x) s_Z[orow(x) * k_lds + J0 + 8 * nt + 2 * tig + (x & 1)] = az[nt].x[x];
+    }
+  }
+  __syncthreads();
+  // dAkk = strictly_lower(-(Z X^T))
+  {
+    frag_c aa[4] = {};
+    const int i0 = R0 + gid, i1 = i0 + 8;
+    if (R0 + 15 > J0) { // some i > j in this warp's [16 x 32] block
+      for (int m0 = 0; m0 < J0 + 32; m0 += 8) { // X[j][m] = 0 for m > j
+        const int ma = m0 + tig, mb = ma + 4;
+        const std::uint32_t a[4] = {to_tf32(s_Z[i0 * k_lds + ma]), to_tf32(s_Z[i1 * k_lds + ma]),
+                                    to_tf32(s_Z[i0 * k_lds + mb]), to_tf32(s_Z[i1 * k_lds + mb])};
+#pragma unroll
+        for (int nt = 0; nt < 4; ++nt) {
+          const int j = J0 + 8 * nt + gid;
+          const std::uint32_t b[2] = {to_tf32(s_X[j * k_lds + ma]), to_tf32(s_X[j * k_lds + mb])};
+          mma_tf32_1688(aa[nt], a, b);
+        }
+      }
+    }
+#pragma unroll
+    for (int nt = 0; nt < 4; ++nt) {
+#pragma unroll
+      for (int x = 0; x < 4; ++x) {
+        const int i = orow(x), j = J0 + 8 * nt + 2 * tig + (x & 1);
+        s_dAkk[i * k_lds + j] = i > j ? -aa[nt].x[x] : 0.f;
+      }
+    }
+  }
+  __syncthreads();
+
+  // ---- stage 4, row side: for rows i of block M, sums over j < i ----
+  //   Rq_i = sum_j dAqk_ij k'_j exp(gamma_i - gamma_j),  Rk_i = sum_j dAkk_ij k'_j exp(...)
+  // dqs += Rq, dgamma += qs Rq + beta k' Rk, dk' += beta Rk, dbeta (KK part) += sum_d k' Rk.
+  // (dP of KK is diag(beta) dAkk; dbeta's KK term is sum_j dAkk_ij KK_ij = k'_i . Rk_i.)
+  {
+    frag_c rq[8] = {}, rk[8] = {};
+    // Reference row n = R0: exp(gamma_i - gamma_n) <= 1 and, for j < n, exp(gamma_n - gamma_j) <= 1.
+    // The diagonal block (j >= n) joins the tensor-core sum when its span is <= k_span_limit
+    // (exp(gamma_n - gamma_j) <= exp(40)); dAqk is masked to j < i there: the Aqk diagonal is
+    // never formed (cancelling pair 1, below).
+    const int n = R0;
+    const int i0 = R0 + gid, i1 = i0 + 8;
+    for (int jb = 0; jb < R0 + (slow[M] ? 0 : 16); jb += 8) {
+      const int ja = jb + tig, jc = ja + 4;
+      const std::uint32_t aq[4] = {to_tf32(i0 > ja ? s_dAqk[i0 * k_lds + ja] : 0.f),
+                                   to_tf32(i1 > ja ? s_dAqk[i1 * k_lds + ja] : 0.f),
+                                   to_tf32(i0 > jc ? s_dAqk[i0 * k_lds + jc] : 0.f),
+                                   to_tf32(i1 > jc ? s_dAqk[i1 * k_lds + jc] : 0.f)};
+      const std::uint32_t ak[4] = {to_tf32(s_dAkk[i0 * k_lds + ja]), to_tf32(s_dAkk[i1 * k_lds + ja]),
+                                   to_tf32(s_dAkk[i0 * k_lds + jc]), to_tf32(s_dAkk[i1 * k_lds + jc])};
+#pragma unroll
+      for (int nt = 0; nt < 8; ++nt) {
+        const int d = C0 + 8 * nt + gid;
+        const float gn = c.gam(n, d);
+        const std::uint32_t b[2] = {to_tf32(c.kp(ja, d) * __expf(gn - c.gam(ja, d))),
+                                    to_tf32(c.kp(jc, d) * __expf(gn - c.gam(jc, d)))};
+        mma_tf32_1688(rq[nt], aq, b);
+        mma_tf32_1688(rk[nt], ak, b);
+      }
+    }
+#pragma unroll
+    for (int nt = 0; nt < 8; ++nt) {
+#pragma unroll
+      for (int x = 0; x < 4; ++x) {
+        const float left = __expf(c.gam(orow(x), ocol(nt, x)) - c.gam(n, ocol(nt, x)));
+        rq[nt].x[x] *= left;
+        rk[nt].x[x] *= left;
+      }
+    }
+    // Wide diagonal sub-block, pair by pair (j = R0 + jj < i): an outer loop over j keeps the
+    // code small (one unrolled body instead of one loop per owned element).
+#pragma unroll 1
+    for (int jj = 0; jj < (slow[M] ? 15 : 0); ++jj) {
+      const int j = R0 + jj;
+      const float aq[2] = {s_dAqk[i0 * k_lds + j], s_dAqk[i1 * k_lds + j]};
+      const float ak[2] = {s_dAkk[i0 * k_lds + j], s_dAkk[i1 * k_lds + j]};
+#pragma unroll
+      for (int nt = 0; nt < 8; ++nt) {
+#pragma unroll
+        for (int x = 0; x < 4; ++x) {
+          const int hh = x >> 1, d = ocol(nt, x);
+          if (gid + 8 * hh > jj) { // i > j
+            const float kj = c.kp(j, d) * __expf(c.gam(orow(x), d) - c.gam(j, d));
+            rq[nt].x[x] = fmaf(aq[hh], kj, rq[nt].x[x]);
+            rk[nt].x[x] = fmaf(ak[hh], kj, rk[nt].x[x]);
+          }
+        }
+      }
+    }
+    float dbk[2] = {0.f, 0.f};
+#pragma unroll
+    for (int nt = 0; nt < 8; ++nt) {
+#pragma unroll
+      for (int x = 0; x < 4; ++x) {
+        const int i = orow(x), d = ocol(nt, x);
+        const float sq = rq[nt].x[x], sk = rk[nt].x[x];
+        const float qs = c.qs(i, d), kp = c.kp(i, d), b = s_beta[i];
+        dqs[nt].x[x] += sq;
+        dkp[nt].x[x] = fmaf(b, sk, dkp[nt].x[x]);
+        dgm[nt].x[x] += fmaf(qs, sq, b * (kp * sk));
+        dbk[x >> 1] = fmaf(kp, sk, dbk[x >> 1]);
+        // Cancelling pair 1 (docs/backward-design.md): the Aqk diagonal (i == j, decay exp(0) = 1)
+        // gives +qs_i k'_i dAqk_ii to dgamma_i through the q side and -k'_i qs_i dAqk_ii through
+        // the k side; they cancel exactly, so neither is formed (both sums above and the column
+        // side below are strictly off-diagonal). Only its dq and dk parts are added, here.
+        const float aii = s_dAqk[i * k_lds + i];
+        dqs[nt].x[x] = fmaf(aii, kp, dqs[nt].x[x]);
+        dkp[nt].x[x] = fmaf(aii, qs, dkp[nt].x[x]);
+      }
+    }
+#pragma unroll
+    for (int hh = 0; hh < 2; ++hh) {
+      dbk[hh] += __shfl_xor_sync(0xffffffffu, dbk[hh], 1);
+      dbk[hh] += __shfl_xor_sync(0xffffffffu, dbk[hh], 2);
+    }
+    if (tig == 0) {
+      s_dbkk[ch * 64 + i0] = dbk[0];
+      s_dbkk[ch * 64 + i1] = dbk[1];
+    }
+  }
+
+  // ---- stage 4, column side: for rows j of block M, sums over i > j ----
+  //   Cj = sum_i [dAqk_ij qs_i + beta_i dAkk_ij k'_i] exp(gamma_i - gamma_j);  dk' += C, dgamma -= k' C
+  {
+    frag_c cc[8] = {};
+    // Reference row m = R0 + 15: for i > m, exp(gamma_i - gamma_m) <= 1; exp(gamma_m - gamma_j) <= 1.
+    // The diagonal block (i <= m) joins when its span is <= k_span_limit, dAqk masked to i > j.
+    const int m = R0 + 15;
+    const int j0 = R0 + gid, j1 = j0 + 8;
+    for (int ib = R0 + (slow[M] ? 16 : 0); ib < 64; ib += 8) {
+      const int ia = ib + tig, ic = ia + 4;
+      const float ba = s_beta[ia], bc = s_beta[ic];
+      const std::uint32_t aq[4] = {to_tf32(ia > j0 ? s_dAqk[ia * k_lds + j0] : 0.f),
+                                   to_tf32(ia > j1 ? s_dAqk[ia * k_lds + j1] : 0.f),
+                                   to_tf32(ic > j0 ? s_dAqk[ic * k_lds + j0] : 0.f),
+                                   to_tf32(ic > j1 ? s_dAqk[ic * k_lds + j1] : 0.f)};
+      const std::uint32_t ak[4] = {to_tf32(ba * s_dAkk[ia * k_lds + j0]), to_tf32(ba * s_dAkk[ia * k_lds + j1]),
+                                   to_tf32(bc * s_dAkk[ic * k_lds + j0]), to_tf32(bc * s_dAkk[ic * k_lds + j1])};
+#pragma unroll
+      for (int nt = 0; nt < 8; ++nt) {
+        const int d = C0 + 8 * nt + gid;
+        const float gm = c.gam(m, d);
+        const float ea = __expf(c.gam(ia, d) - gm), ec = __expf(c.gam(ic, d) - gm);
+        const std::uint32_t bq[2] = {to_tf32(c.qs(ia, d) * ea), to_tf32(c.qs(ic, d) * ec)};
+        const std::uint32_t bk[2] = {to_tf32(c.kp(ia, d) * ea), to_tf32(c.kp(ic, d) * ec)};
+        mma_tf32_1688(cc[nt], aq, bq);
+        mma_tf32_1688(cc[nt], ak, bk);
+      }
+    }
+#pragma unroll
+    for (int nt = 0; nt < 8; ++nt) {
+#pragma unroll
+      for (int x = 0; x < 4; ++x) {
+        const int d = ocol(nt, x);
+        cc[nt].x[x] *= __expf(c.gam(m, d) - c.gam(orow(x), d));
+      }
+    }
+    // Wide diagonal sub-block, pair by pair (i = R0 + ii > j).
+#pragma unroll 1
+    for (int ii = 1; ii < (slow[M] ? 16 : 1); ++ii) {
+      const int i = R0 + ii;
+      const float bi = s_beta[i];
+      const float aq[2] = {s_dAqk[i * k_lds + j0], s_dAqk[i * k_lds + j1]};
+      const float ak[2] = {bi * s_dAkk[i * k_lds + j0], bi * s_dAkk[i * k_lds + j1]};
+#pragma unroll
+      for (int nt = 0; nt < 8; ++nt) {
+#pragma unroll
+        for (int x = 0; x < 4; ++x) {
+          const int hh = x >> 1, d = ocol(nt, x);
+          if (ii > gid + 8 * hh) { // i > j
+            const float e = __expf(c.gam(i, d) - c.gam(orow(x), d));
+            cc[nt].x[x] = fmaf(aq[hh], c.qs(i, d) * e, cc[nt].x[x]);
+            cc[nt].x[x] = fmaf(ak[hh], c.kp(i, d) * e, cc[nt].x[x]);
+          }
+        }
+      }
+    }
+#pragma unroll
+    for (int nt = 0; nt < 8; ++nt) {
+#pragma unroll
+      for (int x = 0; x < 4; ++x) {
+        const int j = orow(x), d = ocol(nt, x);
+        dkp[nt].x[x] += cc[nt].x[x];
+        dgm[nt].x[x] = fmaf(-c.kp(j, d), cc[nt].x[x], dgm[nt].x[x]);
+      }
+    }
+  }
+
+  // ---- stage 5: chains to the inputs ----
+  float dotq[2] = {0.f, 0.f}, dotk[2] = {0.f, 0.f};
+#pragma unroll
+  for (int nt = 0; nt < 8; ++nt) {
+#pragma unroll
+    for (int x = 0; x < 4; ++x) {
+      const int i = orow(x), d = ocol(nt, x);
+      s_dgm[i * k_ldf + d] = dgm[nt].x[x]; // region A: dw is dead since stage 3d
+      if constexpr (L2N) {
+        dotq[x >> 1] = fmaf(bf(s_q, i * k_ld + d) * s_rqn[i], p.scale * dqs[nt].x[x], dotq[x >> 1]);
+        dotk[x >> 1] = fmaf(c.kp(i, d), dkp[nt].x[x], dotk[x >> 1]);
+      }
+    }
+  }
+  if constexpr (L2N) {
+#pragma unroll
+    for (int hh = 0; hh < 2; ++hh) {
+      dotq[hh] += __shfl_xor_sync(0xffffffffu, dotq[hh], 1);
+      dotq[hh] += __shfl_xor_sync(0xffffffffu, dotq[hh], 2);
+      dotk[hh] += __shfl_xor_sync(0xffffffffu, dotk[hh], 1);
+      dotk[hh] += __shfl_xor_sync(0xffffffffu, dotk[hh], 2);
+    }
+    if (tig == 0) {
+      s_dotq[ch * 64 + R0 + gid] = dotq[0];
+      s_dotq[ch * 64 + R0 + gid + 8] = dotq[1];
+      s_dotk[ch * 64 + R0 + gid] = dotk[0];
+      s_dotk[ch * 64 + R0 + gid + 8] = dotk[1];
+    }
+  }
+  __syncthreads(); // dgamma complete; stage 4 is done with dAqk and Z: region B is free
+  auto* s_x = reinterpret_cast<float*>(smem + S::B); // raw form: the gate input x [64][132]
+  if constexpr (RAW) {
+    // All of x in flight at once: the column loop below stores dx between its reads of x, and a
+    // load after a possibly aliasing store would wait for it (one memory latency per row).
+    for (int idx = tid; idx < L * 32; idx += k_grad_threads) {
+      const int i = idx >> 5, seg = idx & 31;
+      cp_async_16(s_x + i * k_ldf + seg * 4, p.gate_in + row_of(i) * k_dim + seg * 4);
+    }
+    cp_async_commit();
+  }
+  if (tid < L) p.dbeta[row_of(tid)] = __float2bfloat16_rn(s_dbwy[tid] + (s_dbkk[tid] + s_dbkk[64 + tid]));
+  // dq = scale dqs (then the L2-norm backward r (dx' - x' (x' . dx'))), dk likewise
+#pragma unroll
+  for (int nt = 0; nt < 8; ++nt) {
+#pragma unroll
+    for (int hh = 0; hh < 2; ++hh) {
+      const int i = R0 + gid + 8 * hh, col = C0 + 8 * nt + 2 * tig;
+      if (i >= L) continue;
+      float oq[2], ok[2];
+#pragma unroll
+      for (int e = 0; e < 2; ++e) {
+        const int x = 2 * hh + e, d = col + e;
+        const float dqp = p.scale * dqs[nt].x[x];
+        if constexpr (L2N) {
+          const float rqn = s_rqn[i], rk = s_rk[i];
+          const float tq = s_dotq[i] + s_dotq[64 + i], tk = s_dotk[i] + s_dotk[64 + i];
+          oq[e] = rqn * (dqp - bf(s_q, i * k_ld + d) * rqn * tq);
+          ok[e] = rk * (dkp[nt].x[x] - c.kp(i, d) * tk);
+        } else {
+          oq[e] = dqp;
+          ok[e] = dkp[nt].x[x];
+        }
+      }
+      *reinterpret_cast<std::uint32_t*>(p.dq + row_of(i) * k_dim + col) = pack_bf16(oq[0], oq[1]);
+      *reinterpret_cast<std::uint32_t*>(p.dk + row_of(i) * k_dim + col) = pack_bf16(ok[0], ok[1]);
+    }
+  }
+  // dg_s = sum_{i >= s} dgamma_i, with dgamma_C folded into row len - 1 (gamma_C is its gamma);
+  // raw form: dx = dg (-exp(A_log)) sigmoid(x + dt_bias), dA_log += dg g, dt_bias += dx.
+  if constexpr (RAW) {
+    cp_async_wait<0>();
+    __syncthreads();
+  }
+  float dA = 0.f;
+  if (tid < k_dim && L > 0) {
+    const int d = tid;
+    float neg_A = 0.f, bias = 0.f, ddt = 0.f;
+    if constexpr (RAW) {
+      neg_A = -expf(p.A_log[head]);
+      bias = p.dt_bias[head * k_dim + d];
+    }
+    float acc = s_dgc[d];
+    for (int s = L - 1; s >= 0; --s) {
+      acc += s_dgm[s * k_ldf + d];
+      const std::size_t off = row_of(s) * k_dim + d;
+      if constexpr (RAW) {
+        const float xin = s_x[s * k_ldf + d], z = xin + bias;
+        const float dx = acc * neg_A * (1.f / (1.f + __expf(-z)));
+        dA = fmaf(acc, log_gate<true>(xin, neg_A, bias), dA);
+        ddt += dx;
+        p.dgate[off] = dx;
+      } else {
+        p.dgate[off] = acc;
+      }
+    }
+    if constexpr (RAW) p.ddt_part[tile * k_dim + d] = ddt;
+  }
+  if constexpr (RAW) {
+    if (tid < k_dim) s_red[tid] = dA;
+    __syncthreads();
+    for (int w = 64; w >= 1; w >>= 1) {
+      if (tid < w) s_red[tid] += s_red[tid + w];
+      __syncthreads();
+    }
+    if (tid == 0) p.dA_part[tile] = s_red[0];
+  }
+}
+
+__global__ void bwd_reduce_kernel(const float* dA_part, const float* ddt_part, int num_chunks, int heads,
+                                  float* dA_log, float* ddt_bias) {
+  const int head = blockIdx.x, d = threadIdx.x;
+  float s = 0.f;
+  for (int c = 0; c < num_chunks; ++c) s += ddt_part[(static_cast<std::size_t>(c) * heads + head) * k_dim + d];
+  ddt_bias[head * k_dim + d] = s;
+  if (d == 0) {
+    float a = 0.f;
+    for (int c = 0; c < num_chunks; ++c) a += dA_part[static_cast<std::size_t>(c) * heads + head];
+    dA_log[head] = a;
+  }
+}
+
+template <bool RAW, bool L2N>
+cudaError_t launch_instance(const bwd_grad_params& p, int num_chunks, cudaStream_t stream) {
+  static const cudaError_t attr = cudaFuncSetAttribute(
+      bwd_grad_kernel<RAW, L2N>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(grad_smem::bytes));
+  if (attr != cudaSuccess) return attr;
+  bwd_grad_kernel<RAW, L2N><<<dim3(num_chunks, p.heads), k_grad_threads, grad_smem::bytes, stream>>>(p);
+  return cudaGetLastError();
+}
+
+} // namespace
+
+cudaError_t launch_bwd_grad(const bwd_grad_params& p, int num_chunks, bool raw_gate, bool l2n_fused,
+                            cudaStream_t stream) {
+  if (raw_gate) {
+    return l2n_fused ? launch_instance<true, true>(p, num_chunks, stream)
+                     : launch_instance<true, false>(p, num_chunks, stream);
+  }
+  return l2n_fused ? launch_instance<false, true>(p, num_chunks, stream)
+                   : launch_instance<false, false>(p, num_chunks, stream);
+}
+
+cudaError_t launch_bwd_reduce(const float* dA_part, const float* ddt_part, int num_chunks, int heads, float* dA_log,
+                              float* ddt_bias, cudaStream_t stream) {
+  bwd_reduce_kernel<<<heads, k_dim, 0, stream>>>(dA_part, ddt_part, num_chunks, heads, dA_log, ddt_bias);
+  return cudaGetLastError();
+}
+
+} // namespace kda::dev

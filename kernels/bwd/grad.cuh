@@ -1,0 +1,52 @@
+#pragma once
+// Backward stages 3, 4 and 5 (docs/backward-design.md) fused, one CTA per (chunk, head):
+//   stage 3  dqg = do h^T, dAqk = lower(do v_new^T), dkgC = v_new dh^T, dgamma_C (state part),
+//            dw = -dv_new h^T, dTm = dv_new v^T + dw kgp^T, dv = Tm^T dv_new, dkgp = Tm^T dw,
+//            dbeta (WY part), dAkk = strictly_lower(-(X^T dX X^T))
+//   stage 4  the pair-product backward of Aqk and KK (16-row sub-blocks, exponent-safe), the
+//            elementwise terms of qg, kgp, kgC
+//   stage 5  dg = reverse cumsum of dgamma inside the chunk; the L2-norm and raw-gate chains
+// Writes dq, dk, dv, dbeta (bf16), dg or dx (fp32) of the chunk's tokens and, for the raw form,
+// per-tile partial sums of dA_log and dt_bias (reduced in a fixed order by bwd_reduce).
+#include <cuda_bf16.h>
+
+#include "common/layout.cuh"
+
+namespace kda::dev {
+
+struct bwd_grad_params {
+  const __nv_bfloat16* q;
+  const __nv_bfloat16* k;
+  const __nv_bfloat16* v;
+  const __nv_bfloat16* beta;
+  const float* gate_in; // g or x
+  const float* A_log;
+  const float* dt_bias;
+  const __nv_bfloat16* d_o;
+  const chunk_info* chunks;
+  int heads;
+  float scale;
+  const __nv_bfloat16* h;       // [tile][128][128] state entering the chunk (saved set or replay)
+  const __nv_bfloat16* v_new;   // [tile][64][128]
+  const __nv_bfloat16* dh;      // [tile][128][128] gradient of the state leaving the chunk (bwd_dh)
+  const __nv_bfloat16* dv_new;  // [tile][64][128] (bwd_dh)
+  const float* X;               // [tile][64][64] (I + Akk)^-1 (bwd_intra)
+  __nv_bfloat16* dq;
+  __nv_bfloat16* dk;
+  __nv_bfloat16* dv;
+  __nv_bfloat16* dbeta;
+  float* dgate;    // dg (g form) or dx (raw form)
+  float* dA_part;  // [tile] (raw form)
+  float* ddt_part; // [tile][128] (raw form)
+};
+
+constexpr int k_grad_threads = 256;
+
+cudaError_t launch_bwd_grad(const bwd_grad_params& p, int num_chunks, bool raw_gate, bool l2n_fused,
+                            cudaStream_t stream);
+
+// dA_log[h] and dt_bias[h][:] as sums of the per-tile partials over the chunks, in chunk order.
+cudaError_t launch_bwd_reduce(const float* dA_part, const float* ddt_part, int num_chunks, int heads,
+                              float* dA_log, float* ddt_bias, cudaStream_t stream);
+
+} // namespace kda::dev

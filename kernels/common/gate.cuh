@@ -1,0 +1,55 @@
+#pragma once
+// The log gate of a chunk and its within-chunk cumulative sum gamma (kda-algorithm.md,
+// "Pre-processing"), shared by the forward intra stage and the backward gradient stage so both
+// see the same bits of g and gamma.
+#include <cstddef>
+
+namespace kda::dev {
+
+// softplus with the fast exp/log units: relative error about 1e-6, far below the TF32 rounding of
+// the products that consume g (docs/perf-log.md, fwd v2: accurate log1pf/expf cost 35% of the
+// raw-gate intra stage).
+__device__ __forceinline__ float softplus_f(float z) {
+  return z > 15.f ? z : (z < -15.f ? __expf(z) : __logf(1.f + __expf(z)));
+}
+
+// g of one element: the gate input itself (g form) or -exp(A_log) softplus(x + dt_bias) (raw).
+template <bool RAW>
+__device__ __forceinline__ float log_gate(float in, float neg_A, float bias) {
+  return RAW ? neg_A * softplus_f(in + bias) : in;
+}
+
+// Thread (d = tid & 127, half = tid >> 7) of a 256-thread CTA reads column d of rows
+// [32 half, 32 half + 32) of the chunk's gate (rows >= len count as g = 0) and leaves in gam[r]
+// the prefix sum of g over rows [32 half, 32 half + r]. The first half's column total goes to
+// s_tot[d]; the caller adds it to the second half after a barrier.
+// row_base: index of the chunk's first token row times H plus the head, in elements of [T*H].
+template <bool RAW>
+__device__ __forceinline__ void gate_prefix(const float* gate_in, const float* A_log, const float* dt_bias,
+                                            std::size_t first_row, int heads, int head, int len, int tid,
+                                            float (&gam)[32], float* s_tot) {
+  constexpr int k = 128;
+  const int d = tid & 127, half = tid >> 7;
+  float neg_A = 0.f, bias = 0.f;
+  if constexpr (RAW) {
+    neg_A = -expf(A_log[head]);
+    bias = dt_bias[head * k + d];
+  }
+  // All 32 loads first, then the arithmetic: a load -> softplus -> add chain per row would
+  // serialise the memory latency (fwd v2 profile: half the raw-form stall samples).
+#pragma unroll
+  for (int r = 0; r < 32; ++r) {
+    const int i = 32 * half + r;
+    gam[r] = i < len ? gate_in[(first_row + static_cast<std::size_t>(i) * heads) * k + d] : 0.f;
+  }
+  float acc = 0.f;
+#pragma unroll
+  for (int r = 0; r < 32; ++r) {
+    const float g = 32 * half + r < len ? log_gate<RAW>(gam[r], neg_A, bias) : 0.f;
+    acc += g;
+    gam[r] = acc;
+  }
+  if (half == 0) s_tot[d] = acc;
+}
+
+} // namespace kda::dev
