@@ -184,6 +184,8 @@ int kda_abi_version(void) { return KDA_ABI_VERSION; }
 const char* kda_build_id(void) {
 #if KDA_SLOW_BUILD_NOOP_KERNELS > 0
 #define KDA_BUILD_ID_SUFFIX " SLOWED (extra no-op kernels per kda_fwd)"
+#elif KDA_BWD_MISMATCHED_DIAGONAL
+#define KDA_BUILD_ID_SUFFIX " SELF-TEST (mismatched TF32 diagonal pair in the backward)"
 #else
 #define KDA_BUILD_ID_SUFFIX ""
 #endif

@@ -20,5 +20,7 @@ done
 # (cmake -S . -B build-slow -DKDA_SLOW_BUILD_NOOP_KERNELS=4 && cmake --build build-slow --target kda).
 cp "$out/libkda.so" "$out/libkda-same.so"
 [ -f "$root/build-slow/kernels/libkda.so" ] && cp "$root/build-slow/kernels/libkda.so" "$out/libkda-slow.so"
+# The accuracy self-test build (issue 7): cmake -S . -B build-mism -DKDA_BWD_MISMATCHED_DIAGONAL=ON.
+[ -f "$root/build-mism/kernels/libkda.so" ] && cp "$root/build-mism/kernels/libkda.so" "$out/libkda-mism.so"
 du -sh "$out"
 ls "$out"

@@ -522,6 +522,12 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
         const float aii = s_dAqk[i * k_lds + i];
         dqs[nt].x[x] = fmaf(aii, kp, dqs[nt].x[x]);
         dkp[nt].x[x] = fmaf(aii, qs, dkp[nt].x[x]);
+#if KDA_BWD_MISMATCHED_DIAGONAL
+        // Regression self-test build only (issue 7, docs/accuracy-selftest.md): forms both members
+        // of the pair, each from a different TF32-rounded operand (k' on the q side, qs on the k
+        // side), as the published gate-gradient bug did. Their residue lands in dgamma_i.
+        dgm[nt].x[x] += aii * (qs * __uint_as_float(to_tf32(kp))) - aii * (kp * __uint_as_float(to_tf32(qs)));
+#endif
       }
     }
 #pragma unroll
