@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/bf16.hpp"
 #include "kda_reference_chunked.hpp"
 #include "preprocess.hpp"
 
@@ -209,14 +210,37 @@ struct saved_set {
   std::vector<mat> v_new; // len x V
 };
 
+// x as the GPU holds it when `on` (bf16), else x itself.
+mat bf16_if(bool on, const mat& x) {
+  if (!on) return x;
+  return x.unaryExpr([](double v) { return static_cast<double>(kda::round_to_bf16(static_cast<float>(v))); });
+}
+
+// The intra tiles as the state passes read them (chunked_options::bf16_intra_tiles).
+std::vector<intra_forward> as_state_pass_reads(const std::vector<intra_forward>& intra, const chunked_options& o) {
+  std::vector<intra_forward> r = intra;
+  if (!o.bf16_intra_tiles) return r;
+  for (intra_forward& f : r) {
+    f.w = bf16_if(true, f.w);
+    f.u = bf16_if(true, f.u);
+    f.qg = bf16_if(true, f.qg);
+    f.kgC = bf16_if(true, f.kgC);
+    f.Aqk = bf16_if(true, f.Aqk);
+  }
+  return r;
+}
+
 // Sequential over the chunks; writes o (T x V, preallocated) and returns the final state.
+// With bf16_saved_set, h enters the products (and the saved set) rounded, as on the GPU, while
+// the decay term of h_next keeps the unrounded state (the GPU's FP32 registers).
 mat state_pass(const std::vector<chunk_inputs>& chunks, const std::vector<intra_forward>& intra,
-               mat h, mat& o, saved_set& saved) {
+               mat h, mat& o, saved_set& saved, const chunked_options& opt = {}) {
   for (std::size_t n = 0; n < chunks.size(); ++n) {
-    mat v_new = v_new_of(intra[n], h);
-    o.middleRows(chunks[n].start, chunks[n].len) = o_of(intra[n], h, v_new);
+    const mat hr = bf16_if(opt.bf16_saved_set, h);
+    mat v_new = bf16_if(opt.bf16_saved_set, v_new_of(intra[n], hr));
+    o.middleRows(chunks[n].start, chunks[n].len) = o_of(intra[n], hr, v_new);
     mat h_next = h_next_of(intra[n], h, v_new);
-    saved.h.push_back(std::move(h));
+    saved.h.push_back(hr);
     saved.v_new.push_back(std::move(v_new));
     h = std::move(h_next);
   }
@@ -246,14 +270,16 @@ struct reverse_pass {
 };
 
 reverse_pass reverse_state_pass(const std::vector<chunk_inputs>& chunks,
-                                const std::vector<intra_forward>& intra, mat dh_next) {
+                                const std::vector<intra_forward>& intra, mat dh_next,
+                                const chunked_options& opt = {}) {
   reverse_pass r;
   r.dh_next.resize(chunks.size());
   r.dv_new.resize(chunks.size());
   for (std::size_t n = chunks.size(); n-- > 0;) {
-    r.dv_new[n] = dv_new_of(intra[n], chunks[n].d_o, dh_next);
+    mat dhr = bf16_if(opt.bf16_state_grad, dh_next);
+    r.dv_new[n] = bf16_if(opt.bf16_state_grad, dv_new_of(intra[n], chunks[n].d_o, dhr));
     mat dh = dh_of(intra[n], chunks[n].d_o, r.dv_new[n], dh_next);
-    r.dh_next[n] = std::move(dh_next);
+    r.dh_next[n] = std::move(dhr);
     dh_next = std::move(dh);
   }
   r.dS0 = std::move(dh_next);
@@ -499,9 +525,10 @@ head_results run_chunked(const head_problem& p, const chunked_options& options,
   head_results res;
   res.outputs.o.resize(T, V);
   saved_set saved;
-  res.outputs.S_final = state_pass(chunks, intra, initial_state(p), res.outputs.o, saved);
+  const std::vector<intra_forward> state_reads = as_state_pass_reads(intra, options);
+  res.outputs.S_final = state_pass(chunks, state_reads, initial_state(p), res.outputs.o, saved, options);
 
-  reverse_pass rev = reverse_state_pass(chunks, intra, final_state_gradient(p));
+  reverse_pass rev = reverse_state_pass(chunks, state_reads, final_state_gradient(p), options);
 
   mat dqs(T, K), dk_prime(T, K), dv(T, V), dg(T, K);
   vec dbeta(T);

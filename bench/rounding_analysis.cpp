@@ -1,0 +1,80 @@
+// Where the GPU backward's gradient error comes from (docs/backward-design.md, "Where the
+// gate-gradient error comes from"): the FP64 chunked reference with the GPU's bf16 storage
+// emulated at one place at a time (chunked_options::bf16_*), against the FP64 recurrence on the
+// same inputs. Prints rel-L2 per tensor; not a test (it asserts nothing) and not a benchmark.
+//   rounding_analysis [T] [seeds]     (default T = 1024, 3 seeds; K = V = 128, one head)
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "kda_reference.hpp"
+#include "kda_reference_chunked.hpp"
+#include "../tests/reference/test_problems.hpp"
+
+namespace {
+
+using namespace kda::ref;
+using kda::decay_regime;
+using kda::gate_form;
+
+double rel_l2(const mat& got, const mat& ref) { return (got - ref).norm() / ref.norm(); }
+double rel_l2(const vec& got, const vec& ref) { return (got - ref).norm() / ref.norm(); }
+
+struct variant {
+  const char* name;
+  chunked_options opt;
+};
+
+} // namespace
+
+int main(int argc, char** argv) {
+  const int T = argc > 1 ? std::atoi(argv[1]) : 1024;
+  const int seeds = argc > 2 ? std::atoi(argv[2]) : 3;
+  std::vector<variant> variants(5);
+  variants[0].name = "fp64";
+  variants[1].name = "intra tiles bf16";
+  variants[1].opt.bf16_intra_tiles = true;
+  variants[2].name = "h, v_new bf16";
+  variants[2].opt.bf16_saved_set = true;
+  variants[3].name = "dh, dv_new bf16";
+  variants[3].opt.bf16_state_grad = true;
+  variants[4].name = "all three";
+  variants[4].opt.bf16_intra_tiles = variants[4].opt.bf16_saved_set = variants[4].opt.bf16_state_grad = true;
+
+  std::printf("T = %d, K = V = 128, %d seeds; rel-L2 vs the FP64 recurrence (root mean square over seeds)\n", T, seeds);
+  for (const auto gate : {gate_form::g, gate_form::raw}) {
+    for (const auto decay : {decay_regime::normal, decay_regime::fast}) {
+      std::printf("\n%s gate, %s decay\n%-18s %10s %10s %10s %10s %10s %10s %10s\n", gate == gate_form::g ? "g" : "raw",
+                  decay == decay_regime::normal ? "normal" : "fast", "bf16 at", "o", "dq", "dk", "dv", "dbeta",
+                  "dg/dx", "dA_log");
+      for (const variant& v : variants) {
+        double e[7] = {};
+        for (int s = 0; s < seeds; ++s) {
+          testing::random_case c;
+          c.gate = gate;
+          c.decay = decay;
+          c.T = T;
+          c.K = c.V = 128;
+          c.seed = 1000 + static_cast<std::uint64_t>(s);
+          const head_problem p = testing::random_head_problem(c);
+          const head_results ref = forward_backward(p);
+          const head_results got = trace_chunked(p, v.opt).results;
+          const double x[7] = {rel_l2(got.outputs.o, ref.outputs.o), rel_l2(got.gradients.dq, ref.gradients.dq),
+                               rel_l2(got.gradients.dk, ref.gradients.dk), rel_l2(got.gradients.dv, ref.gradients.dv),
+                               rel_l2(got.gradients.dbeta, ref.gradients.dbeta),
+                               rel_l2(got.gradients.dgate, ref.gradients.dgate),
+                               gate == gate_form::raw ? std::abs(got.gradients.dA_log - ref.gradients.dA_log) /
+                                                            std::abs(ref.gradients.dA_log)
+                                                      : 0.0};
+          for (int i = 0; i < 7; ++i) e[i] += x[i] * x[i] / seeds;
+        }
+        std::printf("%-18s", v.name);
+        for (double x : e) std::printf(" %10.2e", std::sqrt(x));
+        std::printf("\n");
+      }
+    }
+  }
+  return 0;
+}
