@@ -164,6 +164,19 @@ std::string err_cell(const accuracy_entry* e, bool csv) {
   return s;
 }
 
+// max |out - ref| / max |ref| and rel. L2 over the bf16 floor of one side (issue 7's columns).
+std::string max_abs_cell(const accuracy_entry* e, bool csv) {
+  if (!e) return std::string(k_missing);
+  if (!has_error_value(e)) return csv ? "nan" : "non-finite";
+  return fmt::format("{:.2e}", e->max_abs_over_max_ref);
+}
+
+std::string over_floor_cell(const accuracy_entry* e, bool csv) {
+  if (!e) return std::string(k_missing);
+  if (!has_error_value(e) || !std::isfinite(e->err_over_floor)) return csv ? "nan" : "non-finite";
+  return fmt::format("{:.2f}", e->err_over_floor);
+}
+
 std::string err_ratio_cell(const entry_pair<accuracy_entry>& p) {
   if (!has_error_value(p.before) || !has_error_value(p.after) || !(p.before->rel_l2 > 0)) {
     return std::string(k_missing);
@@ -230,10 +243,12 @@ std::string render_markdown(const results_doc& before, const results_doc& after,
     out += time_table(before, after, options).markdown();
   }
   for (const auto& g : accuracy_groups(before, after)) {
-    table t{{"tensor", "before err", "after err", "after/before"}, {false, true, true, true}, {}};
+    table t{{"tensor", "before err", "after err", "after/before", "after max err / max ref", "after err / floor"},
+            {false, true, true, true, true, true},
+            {}};
     for (const auto& p : g.lines) {
-      t.rows.push_back(
-          {p.any().tensor, err_cell(p.before, false), err_cell(p.after, false), err_ratio_cell(p)});
+      t.rows.push_back({p.any().tensor, err_cell(p.before, false), err_cell(p.after, false), err_ratio_cell(p),
+                        max_abs_cell(p.after, false), over_floor_cell(p.after, false)});
     }
     out += fmt::format("\n#### Accuracy: {}, decay {} (rel. L2 vs FP64)\n\n", g.row,
                        to_string(g.decay));
@@ -248,11 +263,16 @@ std::string render_time_csv(const results_doc& before, const results_doc& after,
 }
 
 std::string render_accuracy_csv(const results_doc& before, const results_doc& after) {
-  table t{{"row", "decay", "tensor", "before err", "after err", "after/before"}, {}, {}};
+  table t{{"row", "decay", "tensor", "before err", "after err", "after/before", "before max err / max ref",
+           "after max err / max ref", "before err / floor", "after err / floor"},
+          {},
+          {}};
   for (const auto& g : accuracy_groups(before, after)) {
     for (const auto& p : g.lines) {
-      t.rows.push_back({g.row, std::string(to_string(g.decay)), p.any().tensor,
-                        err_cell(p.before, true), err_cell(p.after, true), err_ratio_cell(p)});
+      t.rows.push_back({g.row, std::string(to_string(g.decay)), p.any().tensor, err_cell(p.before, true),
+                        err_cell(p.after, true), err_ratio_cell(p), max_abs_cell(p.before, true),
+                        max_abs_cell(p.after, true), over_floor_cell(p.before, true),
+                        over_floor_cell(p.after, true)});
     }
   }
   return t.csv();
