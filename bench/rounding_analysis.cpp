@@ -32,18 +32,29 @@ struct variant {
 int main(int argc, char** argv) {
   const int T = argc > 1 ? std::atoi(argv[1]) : 1024;
   const int seeds = argc > 2 ? std::atoi(argv[2]) : 3;
-  std::vector<variant> variants(5);
-  variants[0].name = "fp64";
-  variants[1].name = "intra tiles bf16";
-  variants[1].opt.bf16_intra_tiles = true;
-  variants[2].name = "h, v_new bf16";
-  variants[2].opt.bf16_saved_set = true;
-  variants[3].name = "dh, dv_new bf16";
-  variants[3].opt.bf16_state_grad = true;
-  variants[4].name = "all three";
-  variants[4].opt.bf16_intra_tiles = variants[4].opt.bf16_saved_set = variants[4].opt.bf16_state_grad = true;
+  using st = chunked_options::storage;
+  // name, then the storage of the intra tiles, of h and v_new, of dh and dv_new.
+  const auto make = [](const char* name, st intra, st saved, st grad) {
+    variant v{name, {}};
+    v.opt.intra_tiles = intra;
+    v.opt.saved_set = saved;
+    v.opt.state_grad = grad;
+    return v;
+  };
+  const std::vector<variant> variants = {
+      make("fp64", st::exact, st::exact, st::exact),
+      make("intra bf16", st::bf16, st::exact, st::exact),
+      make("h,v_new bf16", st::exact, st::bf16, st::exact),
+      make("dh,dv_new bf16", st::exact, st::exact, st::bf16),
+      make("all bf16 (GPU v2)", st::bf16, st::bf16, st::bf16),
+      make("tf32,tf32,bf16", st::tf32, st::tf32, st::bf16),
+      make("tf32,bf16,bf16", st::tf32, st::bf16, st::bf16),
+      make("bf16,tf32,bf16", st::bf16, st::tf32, st::bf16),
+      make("all tf32", st::tf32, st::tf32, st::tf32),
+  };
 
-  std::printf("T = %d, K = V = 128, %d seeds; rel-L2 vs the FP64 recurrence (root mean square over seeds)\n", T, seeds);
+  std::printf("T = %d, K = V = 128, %d seeds; rel-L2 vs the FP64 recurrence (root mean square over seeds)\n"
+              "storage of: intra tiles (w, u, qg, kg, Aqk), h and v_new, dh and dv_new\n", T, seeds);
   for (const auto gate : {gate_form::g, gate_form::raw}) {
     for (const auto decay : {decay_regime::normal, decay_regime::fast}) {
       std::printf("\n%s gate, %s decay\n%-18s %10s %10s %10s %10s %10s %10s %10s\n", gate == gate_form::g ? "g" : "raw",
@@ -70,7 +81,7 @@ int main(int argc, char** argv) {
                                                       : 0.0};
           for (int i = 0; i < 7; ++i) e[i] += x[i] * x[i] / seeds;
         }
-        std::printf("%-18s", v.name);
+        std::printf("%-20s", v.name);
         for (double x : e) std::printf(" %10.2e", std::sqrt(x));
         std::printf("\n");
       }

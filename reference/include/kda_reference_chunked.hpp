@@ -69,11 +69,12 @@ struct chunked_options {
   // The last row of kgC (= k, exp(0)): -dkgC .* kgC on that row and its share of dgamma_C.
   bool kgC_last_row_pair_in_dgamma = false;
 
-  // Analysis only (bench/rounding_analysis.cpp): round to bf16 where the GPU kernels hold a
-  // tensor in bf16, to see which storage precision bounds the gradients' error.
-  bool bf16_intra_tiles = false; // w, u, qg, kgC, Aqk as both state passes read them
-  bool bf16_saved_set = false;   // h and v_new: the forward's mma operands and the saved set
-  bool bf16_state_grad = false;  // dh and dv_new: bwd_dh's mma operands and outputs
+  // Analysis only (bench/rounding_analysis.cpp): round where the GPU kernels hold a tensor in a
+  // narrow format, to see which storage precision bounds the gradients' error.
+  enum class storage { exact, bf16, tf32 };
+  storage intra_tiles = storage::exact; // w, u, qg, kgC, Aqk as both state passes read them
+  storage saved_set = storage::exact;   // h and v_new: the forward's mma operands and the saved set
+  storage state_grad = storage::exact;  // dh and dv_new: bwd_dh's mma operands and outputs
 };
 
 struct chunked_trace {

@@ -13,6 +13,8 @@
 // itself (all <= 0 for g <= 0), and inside a diagonal sub-block gamma_n - gamma_j bounded by
 // k_span_limit; never exp(-gamma).
 #include <algorithm>
+#include <cstdint>
+#include <cstring>
 #include <utility>
 #include <vector>
 
@@ -210,34 +212,46 @@ struct saved_set {
   std::vector<mat> v_new; // len x V
 };
 
-// x as the GPU holds it when `on` (bf16), else x itself.
-mat bf16_if(bool on, const mat& x) {
-  if (!on) return x;
-  return x.unaryExpr([](double v) { return static_cast<double>(kda::round_to_bf16(static_cast<float>(v))); });
+using storage = chunked_options::storage;
+
+// x as the GPU would hold it in format f: bf16 (round to nearest even, 8 significant bits) or
+// tf32 (round to nearest, ties away, 11 significant bits, as cvt.rna.tf32.f32).
+mat stored_as(storage f, const mat& x) {
+  if (f == storage::exact) return x;
+  return x.unaryExpr([f](double v) {
+    const float x32 = static_cast<float>(v);
+    if (f == storage::bf16) return static_cast<double>(kda::round_to_bf16(x32));
+    std::uint32_t u = 0;
+    std::memcpy(&u, &x32, sizeof u);
+    if ((u & 0x7f800000u) != 0x7f800000u) u = (u + 0x1000u) & ~0x1fffu;
+    float r = 0.f;
+    std::memcpy(&r, &u, sizeof r);
+    return static_cast<double>(r);
+  });
 }
 
-// The intra tiles as the state passes read them (chunked_options::bf16_intra_tiles).
+// The intra tiles as the state passes read them (chunked_options::intra_tiles).
 std::vector<intra_forward> as_state_pass_reads(const std::vector<intra_forward>& intra, const chunked_options& o) {
   std::vector<intra_forward> r = intra;
-  if (!o.bf16_intra_tiles) return r;
+  if (o.intra_tiles == storage::exact) return r;
   for (intra_forward& f : r) {
-    f.w = bf16_if(true, f.w);
-    f.u = bf16_if(true, f.u);
-    f.qg = bf16_if(true, f.qg);
-    f.kgC = bf16_if(true, f.kgC);
-    f.Aqk = bf16_if(true, f.Aqk);
+    f.w = stored_as(o.intra_tiles, f.w);
+    f.u = stored_as(o.intra_tiles, f.u);
+    f.qg = stored_as(o.intra_tiles, f.qg);
+    f.kgC = stored_as(o.intra_tiles, f.kgC);
+    f.Aqk = stored_as(o.intra_tiles, f.Aqk);
   }
   return r;
 }
 
 // Sequential over the chunks; writes o (T x V, preallocated) and returns the final state.
-// With bf16_saved_set, h enters the products (and the saved set) rounded, as on the GPU, while
+// With a narrow saved_set, h enters the products (and the saved set) rounded, as on the GPU, while
 // the decay term of h_next keeps the unrounded state (the GPU's FP32 registers).
 mat state_pass(const std::vector<chunk_inputs>& chunks, const std::vector<intra_forward>& intra,
                mat h, mat& o, saved_set& saved, const chunked_options& opt = {}) {
   for (std::size_t n = 0; n < chunks.size(); ++n) {
-    const mat hr = bf16_if(opt.bf16_saved_set, h);
-    mat v_new = bf16_if(opt.bf16_saved_set, v_new_of(intra[n], hr));
+    const mat hr = stored_as(opt.saved_set, h);
+    mat v_new = stored_as(opt.saved_set, v_new_of(intra[n], hr));
     o.middleRows(chunks[n].start, chunks[n].len) = o_of(intra[n], hr, v_new);
     mat h_next = h_next_of(intra[n], h, v_new);
     saved.h.push_back(hr);
@@ -276,8 +290,8 @@ reverse_pass reverse_state_pass(const std::vector<chunk_inputs>& chunks,
   r.dh_next.resize(chunks.size());
   r.dv_new.resize(chunks.size());
   for (std::size_t n = chunks.size(); n-- > 0;) {
-    mat dhr = bf16_if(opt.bf16_state_grad, dh_next);
-    r.dv_new[n] = bf16_if(opt.bf16_state_grad, dv_new_of(intra[n], chunks[n].d_o, dhr));
+    mat dhr = stored_as(opt.state_grad, dh_next);
+    r.dv_new[n] = stored_as(opt.state_grad, dv_new_of(intra[n], chunks[n].d_o, dhr));
     mat dh = dh_of(intra[n], chunks[n].d_o, r.dv_new[n], dh_next);
     r.dh_next[n] = std::move(dhr);
     dh_next = std::move(dh);
