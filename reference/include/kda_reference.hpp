@@ -48,6 +48,9 @@ struct head_gradients {
   vec dbeta;       // T
   mat dgate;       // T x K: dg (g form) or dx (raw form)
   double dA_log = 0.0; // raw form: sum over this pair's tokens (g form: 0)
+  // raw form: sum |dg g| over the same terms, the scale against which dA_log cancels (often by
+  // 1e2 - 1e4 at fast decay); judges a dA_log error independently of that cancellation
+  double dA_log_abs_terms = 0.0;
   vec ddt_bias;        // K, raw form: sum over this pair's tokens (g form: zeros)
   mat dS0;             // K x V
 };
@@ -84,6 +87,7 @@ struct row_result {
   std::vector<double> dv;                   // [T, Hs, V]
   std::vector<double> dbeta;                // [T, Hs]
   std::vector<double> dA_log;               // [Hs]
+  std::vector<double> dA_log_abs_terms;     // [Hs], see head_gradients
   std::vector<double> ddt_bias;             // [Hs, K]
 };
 

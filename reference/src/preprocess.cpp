@@ -79,15 +79,17 @@ void l2_norm_backward(const mat& x_prime, const vec& rstd, mat& d_prime) {
   }
 }
 
-void raw_gate_backward(const head_problem& p, const mat& g, mat& dgate, double& dA_log,
+void raw_gate_backward(const head_problem& p, const mat& g, mat& dgate, double& dA_log, double& dA_log_abs_terms,
                        vec& ddt_bias) {
   const double neg_A = -std::exp(p.A_log);
   const Eigen::Index T = g.rows(), K = g.cols();
   dA_log = 0.0;
+  dA_log_abs_terms = 0.0;
   ddt_bias = vec::Zero(K);
   for (Eigen::Index t = 0; t < T; ++t) {
     for (Eigen::Index c = 0; c < K; ++c) {
       dA_log += dgate(t, c) * g(t, c);
+      dA_log_abs_terms += std::abs(dgate(t, c) * g(t, c));
       dgate(t, c) *= neg_A * sigmoid(p.gate_in(t, c) + p.dt_bias(c));
       ddt_bias(c) += dgate(t, c);
     }
@@ -122,7 +124,7 @@ head_gradients detail::chain_to_inputs(const head_problem& p, const detail::prep
   grad.dbeta = std::move(dbeta);
   grad.dgate = std::move(dg);
   if (p.gate == gate_form::raw) {
-    detail::raw_gate_backward(p, pp.g, grad.dgate, grad.dA_log, grad.ddt_bias);
+    detail::raw_gate_backward(p, pp.g, grad.dgate, grad.dA_log, grad.dA_log_abs_terms, grad.ddt_bias);
   } else {
     grad.dA_log = 0.0;
     grad.ddt_bias = vec::Zero(p.q.cols());

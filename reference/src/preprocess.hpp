@@ -33,7 +33,7 @@ head_gradients chain_to_inputs(const head_problem& p, const prepared_inputs& pp,
 
 // Raw gate chain, in place: dgate holds dg on entry and dx on return.
 // dA_log = sum_{t,k} dg * g; ddt_bias = sum_t dx, both summed over t in ascending order.
-void raw_gate_backward(const head_problem& p, const mat& g, mat& dgate, double& dA_log,
+void raw_gate_backward(const head_problem& p, const mat& g, mat& dgate, double& dA_log, double& dA_log_abs_terms,
                        vec& ddt_bias);
 
 } // namespace kda::ref::detail

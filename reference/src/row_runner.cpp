@@ -88,6 +88,7 @@ public:
       m_result.dv.assign(T * Hs * v_dim, 0.0);
       m_result.dbeta.assign(T * Hs, 0.0);
       m_dA_log_part.assign(sequences() * Hs, 0.0);
+      m_dA_log_abs_part.assign(sequences() * Hs, 0.0);
       m_ddt_bias_part.assign(sequences() * Hs * k_dim, 0.0);
     }
     // Longest sequences first, so the tail of the schedule is short pairs.
@@ -170,17 +171,20 @@ private:
     slice(m_result.dbeta, pr, 1) = gr.dbeta;
     const std::size_t part = static_cast<std::size_t>(pr.seq) * m_result.heads.size() + pr.hs;
     m_dA_log_part[part] = gr.dA_log;
+    m_dA_log_abs_part[part] = gr.dA_log_abs_terms;
     std::copy(gr.ddt_bias.data(), gr.ddt_bias.data() + K, m_ddt_bias_part.begin() + part * K);
   }
 
   void reduce_head_sums() {
     const std::size_t Hs = m_result.heads.size(), K = m_result.k_dim;
     m_result.dA_log.assign(Hs, 0.0);
+    m_result.dA_log_abs_terms.assign(Hs, 0.0);
     m_result.ddt_bias.assign(Hs * K, 0.0);
     for (int s = 0; s < sequences(); ++s) {
       for (std::size_t hs = 0; hs < Hs; ++hs) {
         const std::size_t part = static_cast<std::size_t>(s) * Hs + hs;
         m_result.dA_log[hs] += m_dA_log_part[part];
+        m_result.dA_log_abs_terms[hs] += m_dA_log_abs_part[part];
         for (std::size_t c = 0; c < K; ++c) {
           m_result.ddt_bias[hs * K + c] += m_ddt_bias_part[part * K + c];
         }
@@ -194,6 +198,7 @@ private:
   row_result m_result;
   std::vector<pair> m_pairs;
   std::vector<double> m_dA_log_part;   // [sequences, Hs]
+  std::vector<double> m_dA_log_abs_part; // [sequences, Hs]
   std::vector<double> m_ddt_bias_part; // [sequences, Hs, K]
   std::atomic<std::size_t> m_next{0};
   std::atomic<bool> m_failed{false};

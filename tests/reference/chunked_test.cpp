@@ -58,15 +58,6 @@ mat zeros_if_empty(const mat& m, Eigen::Index rows, Eigen::Index cols) {
   return m.size() != 0 ? m : mat::Zero(rows, cols);
 }
 
-// sum_{t,k} |dg g| of the recurrence (dg: the gradient w.r.t. the log gate), the scale of the terms
-// of dA_log = sum_{t,k} dg g.
-double dA_log_terms(const head_problem& p) {
-  head_problem pg = p;
-  pg.gate = gate_form::g;
-  pg.gate_in = log_gate(p);
-  return backward(pg).dgate.cwiseProduct(pg.gate_in).cwiseAbs().sum();
-}
-
 // ---- chunked vs recurrence -----------------------------------------------------------------
 
 // o, S_final and every gradient of the chunked algorithm against the recurrence's; records the
@@ -96,7 +87,7 @@ void expect_matches_recurrence(const head_problem& p) {
     // dA_log = sum_{t,k} dg g is one scalar that may cancel (sum |dg g| / |dA_log| reaches 1e3 at
     // fast decay); both sides sum in the same order, so its error is that of dg times that
     // condition number. Measured against the terms' magnitude: |delta| / sum |dg g|.
-    const double terms = dA_log_terms(p), delta = std::abs(g.dA_log - r.dA_log);
+    const double terms = r.dA_log_abs_terms, delta = std::abs(g.dA_log - r.dA_log);
     errs.push_back({"dA_log", terms > 0.0 ? delta / terms : delta});
     Test::RecordProperty("rel_dA_log_plain", sci(rel(g.dA_log, r.dA_log)));
     errs.push_back({"ddt_bias", rel(g.ddt_bias, r.ddt_bias)});
@@ -162,6 +153,25 @@ INSTANTIATE_TEST_SUITE_P(cases, reference_chunked, ::testing::ValuesIn(recurrenc
 // Degenerate and extreme problems: beta = 0 (X = I, pure decay), beta = 1, g = 0 (no decay: every
 // diagonal sub-block factors), a raw gate at +-800 (g ~ -1e4 in one token: the pair-by-pair path,
 // exp(gamma) underflows), K = V = 1, and three whole chunks.
+TEST(reference_dA_log_terms, the_sum_of_absolute_terms_of_dA_log) {
+  // head_gradients::dA_log_abs_terms = sum_{t,k} |dg g|, dg from a g-form backward of the same
+  // problem; dA_log = sum dg g can be far smaller (cancellation) but never larger.
+  testing::random_case c;
+  c.gate = gate_form::raw;
+  c.decay = decay_regime::fast;
+  c.T = 130;
+  c.seed = 77;
+  const head_problem p = testing::random_head_problem(c);
+  head_problem pg = p;
+  pg.gate = gate_form::g;
+  pg.gate_in = log_gate(p);
+  const double want = backward(pg).dgate.cwiseProduct(pg.gate_in).cwiseAbs().sum();
+  const head_gradients g = backward(p);
+  EXPECT_NEAR(g.dA_log_abs_terms, want, 1e-12 * want);
+  EXPECT_GE(g.dA_log_abs_terms, std::abs(g.dA_log));
+  EXPECT_GT(g.dA_log_abs_terms, 0.0);
+}
+
 TEST(reference_chunked_edges, match_the_recurrence) {
   const auto base = [](gate_form gate, int T, int K, int V, std::uint64_t seed) {
     return testing::random_head_problem(
