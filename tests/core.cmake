@@ -18,6 +18,7 @@ kda_add_test(check_tests
     check/select_heads_test.cpp
     check/fla_levels_test.cpp
     check/run_parsing_test.cpp
+    check/row_check_test.cpp
     ${PROJECT_SOURCE_DIR}/src/cli/run_parsing.cpp
   LIBS kda_check)
 target_include_directories(check_tests PRIVATE ${CMAKE_CURRENT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/src)
