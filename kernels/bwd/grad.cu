@@ -24,6 +24,7 @@
 
 #include "common/gate.cuh"
 #include "common/mma.cuh"
+#include "common/rows.cuh"
 
 namespace kda::dev {
 namespace {
@@ -31,10 +32,6 @@ namespace {
 constexpr int k_ld = 136;  // bf16 [rows][128] tiles (conflict-free ldmatrix)
 constexpr int k_ldf = 132; // fp32 [64][128] tiles
 constexpr int k_lds = 68;  // fp32 [64][64] tiles
-// Largest gamma span of a 16-row sub-block whose diagonal block goes through the factorised
-// (tensor-core) form: its factors reach exp(40) = 2.4e17 and exp(-40), finite and exact enough
-// in TF32. Wider blocks (fast decay) are computed pair by pair in FP32. Same limit as the forward.
-constexpr float k_span_limit = 40.f;
 
 // Shared memory, by phase (regions are reused once their contents are dead).
 struct grad_smem {
@@ -66,8 +63,6 @@ struct grad_smem {
   static_assert(64 * k_lds * 4 <= 64 * k_ld * 2, "dTm fits in region D");
   static_assert(bytes <= 227 * 1024, "one CTA per SM");
 };
-
-__device__ __forceinline__ float bf(const __nv_bfloat16* p, int i) { return __bfloat162float(p[i]); }
 
 // acc[nt] += A[16 rows][128] * B[8 NT rows][128]^T, both bf16 row-major smem tiles (stride k_ld),
 // A at the warp's first row, B at its first output column.
@@ -141,6 +136,8 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
   // Owned element x (0..3) of fragment nt: row R0 + gid + 8 (x >> 1), column C0 + 8 nt + 2 tig + (x & 1).
   const auto orow = [&](int x) { return R0 + gid + 8 * (x >> 1); };
   const auto ocol = [&](int nt, int x) { return C0 + 8 * nt + 2 * tig + (x & 1); };
+  // The same for the [64][64] (token x token) results: 4 fragments, columns J0 + 8 nt + 2 tig (+1).
+  const auto jcol = [&](int nt, int x) { return J0 + 8 * nt + 2 * tig + (x & 1); };
   const grad_ctx c{s_q, s_k, s_g, s_rq, s_rk};
 
   // ---- phase 0: loads. Group 0: q, k. Group 1: everything stage 3 reads. ----
@@ -182,16 +179,7 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
     float gam[32];
     gate_prefix<RAW>(p.gate_in, p.A_log, p.dt_bias, row_of(0), H, head, L, tid, gam, s_colpart);
     bool wide[2];
-#pragma unroll
-    for (int sb = 0; sb < 2; ++sb) {
-      float lo = gam[16 * sb], hi = lo;
-#pragma unroll
-      for (int r = 1; r < 16; ++r) {
-        lo = fminf(lo, gam[16 * sb + r]);
-        hi = fmaxf(hi, gam[16 * sb + r]);
-      }
-      wide[sb] = !(hi - lo <= k_span_limit); // NaN counts as wide: take the pair-by-pair path
-    }
+    wide_sub_blocks(gam, wide);
     cp_async_wait<1>();
     __syncthreads();
     const float off = half ? s_colpart[d] : 0.f;
@@ -204,21 +192,12 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
   // rsqrt(x.x + eps) per row, the forward's fixed-order warp tree (same bits)
   if constexpr (L2N) {
     for (int i = warp * 8; i < warp * 8 + 8; ++i) {
-      float sq = 0.f, sk = 0.f;
-#pragma unroll
-      for (int e = 0; e < 4; ++e) {
-        const float qv = bf(s_q, i * k_ld + 4 * lane + e), kv = bf(s_k, i * k_ld + 4 * lane + e);
-        sq = fmaf(qv, qv, sq);
-        sk = fmaf(kv, kv, sk);
-      }
-#pragma unroll
-      for (int m = 16; m >= 1; m >>= 1) {
-        sq += __shfl_xor_sync(0xffffffffu, sq, m);
-        sk += __shfl_xor_sync(0xffffffffu, sk, m);
-      }
+      float sq, sk;
+      row_square_sums(s_q, s_k, k_ld, i, lane, sq, sk);
       if (lane == 0) {
-        s_rqn[i] = rsqrtf(sq + 1e-6f);
-        s_rq[i] = rsqrtf(sq + 1e-6f) * p.scale;
+        const float r = rsqrtf(sq + 1e-6f);
+        s_rqn[i] = r;
+        s_rq[i] = r * p.scale;
         s_rk[i] = rsqrtf(sk + 1e-6f);
       }
     }
@@ -314,7 +293,7 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
   for (int nt = 0; nt < 4; ++nt) {
 #pragma unroll
     for (int x = 0; x < 4; ++x) {
-      const int i = orow(x), j = J0 + 8 * nt + 2 * tig + (x & 1);
+      const int i = orow(x), j = jcol(nt, x);
       s_dAqk[i * k_lds + j] = i >= j ? aqk[nt].x[x] : 0.f;
     }
   }
@@ -383,7 +362,7 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
 #pragma unroll
     for (int nt = 0; nt < 4; ++nt) {
 #pragma unroll
-      for (int x = 0; x < 4; ++x) s_dTm[orow(x) * k_lds + J0 + 8 * nt + 2 * tig + (x & 1)] = at[nt].x[x];
+      for (int x = 0; x < 4; ++x) s_dTm[orow(x) * k_lds + jcol(nt, x)] = at[nt].x[x];
     }
   }
   __syncthreads();
@@ -412,7 +391,7 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
 #pragma unroll
     for (int nt = 0; nt < 4; ++nt) {
 #pragma unroll
-      for (int x = 0; x < 4; ++x) s_Z[orow(x) * k_lds + J0 + 8 * nt + 2 * tig + (x & 1)] = az[nt].x[x];
+      for (int x = 0; x < 4; ++x) s_Z[orow(x) * k_lds + jcol(nt, x)] = az[nt].x[x];
     }
   }
   __syncthreads();
@@ -437,7 +416,7 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
     for (int nt = 0; nt < 4; ++nt) {
 #pragma unroll
       for (int x = 0; x < 4; ++x) {
-        const int i = orow(x), j = J0 + 8 * nt + 2 * tig + (x & 1);
+        const int i = orow(x), j = jcol(nt, x);
         s_dAkk[i * k_lds + j] = i > j ? -aa[nt].x[x] : 0.f;
       }
     }

@@ -52,4 +52,24 @@ __device__ __forceinline__ void gate_prefix(const float* gate_in, const float* A
   if (half == 0) s_tot[d] = acc;
 }
 
+// Largest gamma span of a 16-row sub-block whose diagonal block goes through the factorised
+// (tensor-core) form, forward and backward alike: its factors reach exp(40) = 2.4e17 and exp(-40),
+// finite and exact enough in TF32. Wider blocks (fast decay) go pair by pair in FP32.
+constexpr float k_span_limit = 40.f;
+
+// wide[sb]: the gamma span of rows [16 sb, 16 sb + 16) of gate_prefix's gam[] exceeds
+// k_span_limit (NaN counts as wide: take the pair-by-pair path).
+__device__ __forceinline__ void wide_sub_blocks(const float (&gam)[32], bool (&wide)[2]) {
+#pragma unroll
+  for (int sb = 0; sb < 2; ++sb) {
+    float lo = gam[16 * sb], hi = lo;
+#pragma unroll
+    for (int r = 1; r < 16; ++r) {
+      lo = fminf(lo, gam[16 * sb + r]);
+      hi = fmaxf(hi, gam[16 * sb + r]);
+    }
+    wide[sb] = !(hi - lo <= k_span_limit);
+  }
+}
+
 } // namespace kda::dev
