@@ -5,7 +5,6 @@
 # heads of the small rows; then the before/after accuracy table (normal build = before).
 set -u
 . "$(dirname "$0")/device-env.sh"
-export KDA_SCENARIOS=$PWD/scenarios
 rows=${ROWS:-'m2:raw:off:saved,m2:g:fused:saved,R2:raw:fused:replay'}
 for lib in libkda libkda-mism; do
   timeout 200 $bin/kda-bench --log-level warn --library $bin/$lib.so --rows "$rows" --ops bwd --no-timing --check \

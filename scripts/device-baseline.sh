@@ -4,7 +4,6 @@
 # Writes $OUT/results/<gpu-class>/baseline.json; commit it under results/ with its command line.
 set -u
 . "$(dirname "$0")/device-env.sh"
-export KDA_SCENARIOS=$PWD/scenarios
 slug=$($bin/kda-bench nightly --print-slug)
 mkdir -p "$out/results/$slug"
 timeout ${BASELINE_TIMEOUT:-540} $bin/kda-bench --log-level warn \

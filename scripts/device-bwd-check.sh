@@ -4,7 +4,6 @@
 # override the defaults; TESTS=0 skips the GPU tests. Logs under $OUT.
 set -u
 . "$(dirname "$0")/device-env.sh"
-export KDA_SCENARIOS=$PWD/scenarios
 rows=${ROWS:-'m2:*:*:*,R2:g:off:saved,1doc:g:fused:saved,4doc:raw:off:saved,4doc:raw:fused:saved,4doc:g:off:replay'}
 if [ "${TESTS:-1}" = 1 ]; then
   timeout 120 $bin/gpu_fwd_tests > "$out/gpu_fwd_tests.log" 2>&1

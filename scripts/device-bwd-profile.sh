@@ -3,7 +3,6 @@
 # duration, occupancy, stall reasons, and source-line counters of bwd_grad as CSV. ROW / KERNELS override.
 set -u
 . "$(dirname "$0")/device-env.sh"
-export KDA_SCENARIOS=$PWD/scenarios
 row=${ROW:-4doc:g:off:saved}
 timeout 240 ncu --clock-control none --kernel-name "regex:${KERNELS:-bwd_(grad|dh)}" --launch-count 2 \
   --section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats --section SourceCounters \

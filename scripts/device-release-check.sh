@@ -6,7 +6,6 @@
 # then the timing-engine GPU tests. Logs under $OUT.
 set -u
 . "$(dirname "$0")/device-env.sh"
-export KDA_SCENARIOS=$PWD/scenarios
 kb="$bin/kda-bench --log-level warn"
 timeout 60 $bin/gpu_fwd_tests > "$out/gpu_fwd_tests.log" 2>&1; echo "gpu_fwd_tests exit $?: $(grep -E 'PASSED|FAILED' "$out/gpu_fwd_tests.log" | tail -1)"
 timeout 90 $kb --rows 'm2:g:off:saved,m2:raw:fused:saved,R2:g:off:saved,1doc:g:fused:saved,4doc:raw:off:saved,4doc:raw:fused:saved,4doc:g:off:replay' \

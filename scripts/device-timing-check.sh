@@ -8,7 +8,6 @@
 #   cp build-rev/slow/libkda.so .carry/bin/libkda-slow.so; cp build/tests/gpu_timing_tests .carry/bin/
 set -u
 . "$(dirname "$0")/device-env.sh"
-export KDA_SCENARIOS=$PWD/scenarios
 kb="$bin/kda-bench --log-level warn"
 lib="--library $bin/libkda.so"
 rows=m2:g:off:saved,4doc:raw:off:saved

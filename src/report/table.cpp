@@ -155,26 +155,34 @@ bool has_error_value(const accuracy_entry* e) {
   return e && e->status != accuracy_status::non_finite && std::isfinite(e->rel_l2);
 }
 
-// The rel. L2 error of one side. `csv`: plain numbers only (non-finite as nan).
-std::string err_cell(const accuracy_entry* e, bool csv) {
+// One side's figure of an accuracy entry: `k_missing` when the side has no entry, non-finite
+// (`nan` in CSV) when its error is not a number, else figure(e).
+template <typename Figure>
+std::string figure_cell(const accuracy_entry* e, bool csv, Figure figure) {
   if (!e) return std::string(k_missing);
   if (!has_error_value(e)) return csv ? "nan" : "non-finite";
-  std::string s = fmt::format("{:.2e}", e->rel_l2);
-  if (!csv && e->status == accuracy_status::failed_threshold) s += " (failed)";
-  return s;
+  return figure(*e);
+}
+
+// The rel. L2 error of one side. `csv`: plain numbers only (non-finite as nan).
+std::string err_cell(const accuracy_entry* e, bool csv) {
+  return figure_cell(e, csv, [csv](const accuracy_entry& a) {
+    std::string s = fmt::format("{:.2e}", a.rel_l2);
+    if (!csv && a.status == accuracy_status::failed_threshold) s += " (failed)";
+    return s;
+  });
 }
 
 // max |out - ref| / max |ref| and rel. L2 over the bf16 floor of one side (issue 7's columns).
 std::string max_abs_cell(const accuracy_entry* e, bool csv) {
-  if (!e) return std::string(k_missing);
-  if (!has_error_value(e)) return csv ? "nan" : "non-finite";
-  return fmt::format("{:.2e}", e->max_abs_over_max_ref);
+  return figure_cell(e, csv, [](const accuracy_entry& a) { return fmt::format("{:.2e}", a.max_abs_over_max_ref); });
 }
 
 std::string over_floor_cell(const accuracy_entry* e, bool csv) {
-  if (!e) return std::string(k_missing);
-  if (!has_error_value(e) || !std::isfinite(e->err_over_floor)) return csv ? "nan" : "non-finite";
-  return fmt::format("{:.2f}", e->err_over_floor);
+  return figure_cell(e, csv, [csv](const accuracy_entry& a) {
+    return std::isfinite(a.err_over_floor) ? fmt::format("{:.2f}", a.err_over_floor)
+                                           : std::string(csv ? "nan" : "non-finite");
+  });
 }
 
 std::string err_ratio_cell(const entry_pair<accuracy_entry>& p) {
