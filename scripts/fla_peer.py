@@ -408,7 +408,10 @@ def gpu_info() -> dict:
     props = torch.cuda.get_device_properties(0)
     name = props.name
     short = name[len("NVIDIA "):] if name.startswith("NVIDIA ") else name
-    arch = f"sm_{props.major}{props.minor}"
+    cc = f"sm_{props.major}{props.minor}"
+    # `arch` is what the kernels were built for: Triton targets the arch-specific sm_90a/sm_100a
+    # from capability 9.0 on (its sm_arch_from_capability), as our -gencode does.
+    arch = cc + ("a" if props.major >= 9 else "")
     driver = ""
     try:
         r = subprocess.run(["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
@@ -422,7 +425,7 @@ def gpu_info() -> dict:
         nvcc = f"triton {triton.__version__}"
     except ImportError:
         nvcc = ""
-    return {"name": name, "gpu_class": f"{short} ({arch}, {props.multi_processor_count} SMs)",
+    return {"name": name, "gpu_class": f"{short} ({cc}, {props.multi_processor_count} SMs)",
             "arch": arch, "sm_count": int(props.multi_processor_count), "driver": driver,
             "cuda_runtime": str(torch.version.cuda or ""), "nvcc": nvcc}
 

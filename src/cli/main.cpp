@@ -81,7 +81,8 @@ int main(int argc, char** argv) {
                  "its results to <out>.before.json, print the before/after table with verdicts");
   app.add_flag("--no-timing", run.no_timing, "skip timing (accuracy / determinism / dump only)");
   app.add_flag("--stages", run.stages, "also time each kernel stage of fwd (and bwd) alone, same method (timing entries with a stage)");
-  app.add_option("--dump", run.dump_dir, "write inputs, outputs and reference outputs as .npy + manifest.json");
+  app.add_option("--dump", run.dump_dir, "write inputs, outputs and reference outputs as .npy + manifest.json (a sub-folder per row when "
+                 "several rows run, and per decay when several decays do)");
   app.add_option("--inputs", run.inputs_dir, "load inputs from a dump folder instead of generating them");
   app.add_option("--library", run.library, "kernel library to load (default: libkda.so next to kda-bench)");
   app.add_option("--threads", run.threads, "CPU threads for input generation and the reference (0 = all)");

@@ -31,12 +31,17 @@ report::accuracy_entry to_entry(const row_key& key, decay_regime decay, const te
   return e;
 }
 
-std::filesystem::path dump_dir_for(const row_job_options& o, const row_key& key) {
+// DIR, DIR/<row key with : as _> when several rows run, then /<decay> when several decays do:
+// each folder holds one (row, decay), the unit `scripts/fla_peer.py --dump` reads.
+std::filesystem::path dump_dir_for(const row_job_options& o, const row_key& key, decay_regime decay) {
   std::filesystem::path dir(o.dump_root);
-  if (!o.dump_per_row) return dir;
-  std::string name = key.str();
-  for (char& ch : name) ch = ch == ':' ? '_' : ch;
-  return dir / name;
+  if (o.dump_per_row) {
+    std::string name = key.str();
+    for (char& ch : name) ch = ch == ':' ? '_' : ch;
+    dir /= name;
+  }
+  if (o.decays.size() > 1) dir /= std::string(to_string(decay));
+  return dir;
 }
 
 void dump_outputs(io::dump_writer& dump, const host_inputs& in, const host_outputs& got, const ref::row_result& ref,
@@ -70,19 +75,13 @@ void dump_outputs(io::dump_writer& dump, const host_inputs& in, const host_outpu
 } // namespace
 
 bool check_and_dump(const row_state& r, const row_job_options& o, const row_libraries& libs, row_docs& docs) {
-  std::optional<io::dump_writer> dump;
-  if (!o.dump_root.empty()) {
-    const input_spec spec{r.scen.name, o.seed, o.decays.front(), r.key.l2n};
-    dump.emplace(dump_dir_for(o, r.key), io::make_dump_info(r.key, spec), o.force);
-    dump->write_inputs(r.inputs);
-  }
-  if (!o.check && !dump) return true;
+  const bool dumping = !o.dump_root.empty();
+  if (!o.check && !dumping) return true;
 
   bool passed = true;
   const bool can_bwd = libs.after.has_bwd();
   for (std::size_t di = 0; di < o.decays.size(); ++di) {
     const decay_regime decay = o.decays[di];
-    if (!o.check && di > 0) break;
     // The first decay reuses the timed row; the others get their own inputs and device rows.
     const bool reuse = di == 0;
     std::optional<host_inputs> other;
@@ -92,6 +91,12 @@ bool check_and_dump(const row_state& r, const row_job_options& o, const row_libr
     if (!reuse) {
       other_after.emplace(libs.after, in, r.key.path);
       if (libs.before) other_before.emplace(*libs.before, in, r.key.path);
+    }
+    std::optional<io::dump_writer> dump;
+    if (dumping) {
+      const input_spec spec{r.scen.name, o.seed, decay, r.key.l2n};
+      dump.emplace(dump_dir_for(o, r.key, decay), io::make_dump_info(r.key, spec), o.force);
+      dump->write_inputs(in);
     }
     device_row& after = reuse ? r.after : *other_after;
     device_row* before = reuse ? r.before : (other_before ? &*other_before : nullptr);
@@ -123,7 +128,7 @@ bool check_and_dump(const row_state& r, const row_job_options& o, const row_libr
       print_checks(r.key, decay, old_checks, "BEFORE");
       for (const auto& c : old_checks) docs.before->accuracy.push_back(to_entry(r.key, decay, c, heads));
     }
-    if (dump && reuse) dump_outputs(*dump, in, got, ref, heads);
+    if (dump) dump_outputs(*dump, in, got, ref, heads);
   }
   return passed;
 }

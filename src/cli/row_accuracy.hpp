@@ -1,7 +1,7 @@
 #pragma once
 // --check and --dump of one row: for each decay, run the row once on poisoned outputs, compute the
 // FP64 reference of the checked heads, compare AFTER's outputs (and BEFORE's, against the same
-// reference) and append accuracy entries; dump the first decay's inputs, outputs and reference.
+// reference) and append accuracy entries; dump each decay's inputs, outputs and reference.
 #include "cli/row_state.hpp"
 
 namespace kda::cli {
