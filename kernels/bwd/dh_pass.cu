@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "common/mma.cuh"
+#include "common/schedule.cuh"
 
 namespace kda::dev {
 namespace {
@@ -86,8 +87,9 @@ __global__ void __launch_bounds__(k_dh_threads, 1) bwd_dh_kernel(bwd_dh_params p
   auto* s_dvn = reinterpret_cast<__nv_bfloat16*>(smem + L::dvn);
   auto* s_dvn_neg = reinterpret_cast<__nv_bfloat16*>(smem + L::dvn_neg);
 
-  const seq_info sq = p.seqs[p.seq_order[blockIdx.x]];
-  const int head = blockIdx.y, vt = blockIdx.z, H = p.heads;
+  const serial_cta cta = serial_cta_of(blockIdx.x, p.heads, v_dim / VT);
+  const seq_info sq = p.seqs[p.seq_order[cta.seq_rank]];
+  const int head = cta.head, vt = cta.vt, H = p.heads;
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
   const int gid = lane >> 2, tig = lane & 3;
   const int RB = warp & 3, R0 = 16 * RB, C0 = (warp >> 2) * (VT / 2);
@@ -199,7 +201,7 @@ cudaError_t launch_vt(const bwd_dh_params& p, int num_seqs, cudaStream_t stream)
   static const cudaError_t attr = cudaFuncSetAttribute(bwd_dh_kernel<VT>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                                        static_cast<int>(dh_smem<VT>::bytes));
   if (attr != cudaSuccess) return attr;
-  bwd_dh_kernel<VT><<<dim3(num_seqs, p.heads, v_dim / VT), k_dh_threads, dh_smem<VT>::bytes, stream>>>(p);
+  bwd_dh_kernel<VT><<<serial_grid(num_seqs, p.heads, v_dim / VT), k_dh_threads, dh_smem<VT>::bytes, stream>>>(p);
   return cudaGetLastError();
 }
 

@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "common/mma.cuh"
+#include "common/schedule.cuh"
 
 namespace kda::dev {
 namespace {
@@ -80,8 +81,9 @@ __global__ void __launch_bounds__(k_state_threads, 1) fwd_state_kernel(fwd_state
   auto* s_h = reinterpret_cast<__nv_bfloat16*>(smem + L::h);
   auto* s_vn = reinterpret_cast<__nv_bfloat16*>(smem + L::vn);
 
-  const seq_info sq = p.seqs[p.seq_order[blockIdx.x]];
-  const int head = blockIdx.y, vt = blockIdx.z, H = p.heads;
+  const serial_cta cta = serial_cta_of(blockIdx.x, p.heads, v_dim / VT);
+  const seq_info sq = p.seqs[p.seq_order[cta.seq_rank]];
+  const int head = cta.head, vt = cta.vt, H = p.heads;
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
   const int gid = lane >> 2, tig = lane & 3;
   const int R0 = 16 * (warp & 3), C0 = (warp >> 2) * (VT / 2); // steps 2/3: rows [R0, +16), cols [C0, +VT/2)
@@ -212,7 +214,7 @@ cudaError_t launch_vt(const fwd_state_params& p, int num_seqs, cudaStream_t stre
   static const cudaError_t attr = cudaFuncSetAttribute(fwd_state_kernel<VT>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                                        static_cast<int>(state_smem<VT>::bytes));
   if (attr != cudaSuccess) return attr;
-  fwd_state_kernel<VT><<<dim3(num_seqs, p.heads, v_dim / VT), k_state_threads, state_smem<VT>::bytes, stream>>>(p);
+  fwd_state_kernel<VT><<<serial_grid(num_seqs, p.heads, v_dim / VT), k_state_threads, state_smem<VT>::bytes, stream>>>(p);
   return cudaGetLastError();
 }
 

@@ -1,0 +1,37 @@
+#pragma once
+// The CTA order of the serial passes (fwd_state, bwd_dh): one CTA per (sequence, head, V tile),
+// each walking its sequence's chunks in order, so a CTA's run time is proportional to its
+// sequence's chunk count.
+//
+// The grid is 1-D and sequence-major over seq_order (longest sequence first), then head, then V
+// tile: every CTA of a longer sequence is dispatched before any CTA of a shorter one, and the
+// block dispatcher's in-order issue gives longest-processing-time-first scheduling. The V tiles
+// of one head are neighbours, so they run together and share w, qg, kg in L2.
+//
+// Why not dim3(sequence, head, V tile): with the sequence fastest, the longest chains of the last
+// heads start only when earlier CTAs finish. On 4doc (128, 64, 48 and 16 chunks; 512 CTAs of one
+// per SM on 132 SMs) the simulated makespan was 320 chunk steps; in this order it is 256, the
+// same as 1doc's 128 CTAs of 256 chunks. The order changes no output bit: each CTA computes the
+// same elements in the same order.
+#include "common/layout.cuh"
+
+namespace kda::dev {
+
+struct serial_cta {
+  int seq_rank; // index into seq_order
+  int head;
+  int vt; // V tile
+};
+
+__device__ __forceinline__ serial_cta serial_cta_of(int block, int heads, int vtiles) {
+  const int per_seq = heads * vtiles;
+  const int rem = block % per_seq;
+  return {block / per_seq, rem / vtiles, rem % vtiles};
+}
+
+// Grid size of a serial pass.
+inline unsigned serial_grid(int num_seqs, int heads, int vtiles) {
+  return static_cast<unsigned>(num_seqs) * static_cast<unsigned>(heads) * static_cast<unsigned>(vtiles);
+}
+
+} // namespace kda::dev
