@@ -4,7 +4,7 @@
 set -u
 . "$(dirname "$0")/device-env.sh"
 row=${ROW:-4doc:g:off:saved}
-timeout 240 ncu --clock-control none --kernel-name "regex:${KERNELS:-bwd_(grad|dh)}" --launch-count 2 \
+timeout 240 ncu --clock-control none --kernel-name "regex:${KERNELS:-bwd_(grad|dh)}" --launch-count ${LAUNCHES:-2} \
   --section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats --section SourceCounters \
   -o /tmp/bwd_prof $bin/kda-bench --rows "$row" --ops bwd --samples 1 --calls 1 --warmup 0 \
   --out /tmp/p.json --force --log-level warn > "$out/ncu-run.log" 2>&1

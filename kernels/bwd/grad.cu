@@ -61,6 +61,7 @@ struct grad_smem {
   static_assert(64 * k_ldf * 4 <= 128 * k_ld * 2, "dw and dgamma fit in region A");
   static_assert(2 * 64 * k_lds * 4 <= 128 * k_ld * 2, "dAqk and Z fit in region B");
   static_assert(64 * k_lds * 4 <= 64 * k_ld * 2, "dTm fits in region D");
+  static_assert(64 * k_ldf * 4 <= 2 * 64 * k_ld * 2, "raw stage 5: dx fits in regions C and D");
   static_assert(bytes <= 227 * 1024, "one CTA per SM");
 };
 
@@ -656,35 +657,64 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
   }
   // dg_s = sum_{i >= s} dgamma_i, with dgamma_C folded into row len - 1 (gamma_C is its gamma);
   // raw form: dx = dg (-exp(A_log)) sigmoid(x + dt_bias), dA_log += dg g, dt_bias += dx.
-  if constexpr (RAW) {
-    cp_async_wait<0>();
-    __syncthreads();
-  }
-  float dA = 0.f;
-  if (tid < k_dim && L > 0) {
-    const int d = tid;
-    float neg_A = 0.f, bias = 0.f, ddt = 0.f;
-    if constexpr (RAW) {
-      neg_A = -expf(p.A_log[head]);
-      bias = p.dt_bias[head * k_dim + d];
-    }
-    float acc = s_dgc[d];
-    for (int s = L - 1; s >= 0; --s) {
-      acc += s_dgm[s * k_ldf + d];
-      const std::size_t off = row_of(s) * k_dim + d;
-      if constexpr (RAW) {
-        const float xin = s_x[s * k_ldf + d], z = xin + bias;
-        const float dx = acc * neg_A * (1.f / (1.f + __expf(-z)));
-        dA = fmaf(acc, log_gate<true>(xin, neg_A, bias), dA);
-        ddt += dx;
-        p.dgate[off] = dx;
-      } else {
-        p.dgate[off] = acc;
+  if constexpr (!RAW) {
+    // g form: dg is the suffix sum itself, one serial column per thread of 4 warps.
+    if (tid < k_dim && L > 0) {
+      const int d = tid;
+      float acc = s_dgc[d];
+      for (int s = L - 1; s >= 0; --s) {
+        acc += s_dgm[s * k_ldf + d];
+        p.dgate[row_of(s) * k_dim + d] = acc;
       }
     }
-    if constexpr (RAW) p.ddt_part[tile * k_dim + d] = ddt;
-  }
-  if constexpr (RAW) {
+  } else {
+    // Raw form, in three steps so that only additions stay serial (bwd v3: the whole raw
+    // arithmetic in one 64-row loop on 4 warps, the other 4 waiting, was 15 % of the kernel's
+    // stall samples; splitting it gained 2 - 4 %. The g form lost 1.5 % the same way: it keeps
+    // its single loop above):
+    //  A. per column, the suffix sums in place in s_dgm (the same additions in the same order)
+    //  B. every thread, elementwise: dx out and to smem, g = log_gate in place of x
+    //  C. per column: dA and ddt summed over s = len-1 .. 0 as in one loop (same bits).
+    if (tid < k_dim && L > 0) {
+      const int d = tid;
+      float acc = s_dgc[d];
+      for (int s = L - 1; s >= 0; --s) {
+        acc += s_dgm[s * k_ldf + d];
+        s_dgm[s * k_ldf + d] = acc;
+      }
+    }
+    cp_async_wait<0>(); // x is in region B
+    __syncthreads();
+    auto* s_dx = reinterpret_cast<float*>(smem + S::C); // dx [64][132] over regions C and D
+    {
+      const int d4 = (tid & 31) * 4; // fixed for the thread: 256 threads = 8 rows of 32 column quads
+      const float neg_A = -expf(p.A_log[head]);
+      const float* b = p.dt_bias + head * k_dim + d4; // scalar reads: the API asks no 16-byte alignment
+      const float4 bias = make_float4(b[0], b[1], b[2], b[3]);
+      const auto dxf = [&](float a, float x, float bb) { return a * neg_A * (1.f / (1.f + __expf(-(x + bb)))); };
+      for (int sr = tid >> 5; sr < L; sr += k_grad_threads / 32) {
+        const float4 acc = *reinterpret_cast<const float4*>(s_dgm + sr * k_ldf + d4);
+        float4* xp = reinterpret_cast<float4*>(s_x + sr * k_ldf + d4);
+        const float4 xin = *xp;
+        const float4 v = make_float4(dxf(acc.x, xin.x, bias.x), dxf(acc.y, xin.y, bias.y),
+                                     dxf(acc.z, xin.z, bias.z), dxf(acc.w, xin.w, bias.w));
+        *reinterpret_cast<float4*>(p.dgate + row_of(sr) * k_dim + d4) = v;
+        *reinterpret_cast<float4*>(s_dx + sr * k_ldf + d4) = v;
+        *xp = make_float4(log_gate<true>(xin.x, neg_A, bias.x), log_gate<true>(xin.y, neg_A, bias.y),
+                          log_gate<true>(xin.z, neg_A, bias.z), log_gate<true>(xin.w, neg_A, bias.w));
+      }
+    }
+    __syncthreads();
+    float dA = 0.f;
+    if (tid < k_dim && L > 0) {
+      const int d = tid;
+      float ddt = 0.f;
+      for (int s = L - 1; s >= 0; --s) {
+        dA = fmaf(s_dgm[s * k_ldf + d], s_x[s * k_ldf + d], dA); // dg g (s_x holds g now)
+        ddt += s_dx[s * k_ldf + d];
+      }
+      p.ddt_part[tile * k_dim + d] = ddt;
+    }
     if (tid < k_dim) s_red[tid] = dA;
     __syncthreads();
     for (int w = 64; w >= 1; w >>= 1) {
