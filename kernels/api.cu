@@ -60,31 +60,53 @@ kda_status check_fwd_args(const kda_plan* plan, const kda_fwd_args* a, bool need
   return KDA_OK;
 }
 
-// X_out: the backward's copy of (I + Akk)^-1, or null (forward).
-kda::dev::fwd_intra_params intra_params(const kda_plan* plan, const kda_fwd_args* a, float* X_out) {
+// Where the intra stage's per-tile outputs go (and the later stages read them) in one call.
+struct intra_tiles {
+  __nv_bfloat16 *w, *u, *qg, *kg, *Aqk;
+  float *gC, *X; // X = (I + Akk)^-1: written only when non-null
+};
+
+// The plan's workspace (replay path; forward without a saved set). X: plan->X or null.
+intra_tiles workspace_tiles(const kda_plan* plan, float* X) {
+  return {plan->w, plan->u, plan->qg, plan->kg, plan->Aqk, plan->gC, X};
+}
+
+// Saved path: everything but u (only the forward state pass reads it) lives in the saved set, so
+// the backward reads the forward's intra outputs (the same bits its own recompute would give)
+// instead of running the intra stage again.
+intra_tiles saved_tiles(const kda_plan* plan, void* saved) {
+  kda_plan::saved_regions r;
+  plan->saved_layout(saved, &r);
+  return {r.w, plan->u, r.qg, r.kg, r.Aqk, r.gC, r.X};
+}
+
+kda::dev::fwd_intra_params intra_params(const kda_plan* plan, const kda_fwd_args* a, const intra_tiles& t) {
   return {static_cast<const __nv_bfloat16*>(a->q), static_cast<const __nv_bfloat16*>(a->k),
           static_cast<const __nv_bfloat16*>(a->v), static_cast<const __nv_bfloat16*>(a->beta),
           a->gate_in, a->A_log, a->dt_bias, plan->chunks, plan->problem.heads, plan->scale,
-          plan->w, plan->u, plan->qg, plan->kg, plan->Aqk, plan->gC, X_out};
+          t.w, t.u, t.qg, t.kg, t.Aqk, t.gC, t.X};
 }
 
-kda::dev::fwd_state_params state_params(const kda_plan* plan, void* o, void* saved) {
-  auto* h_out = static_cast<__nv_bfloat16*>(saved);
-  return {plan->seqs, plan->seq_order, plan->problem.heads, plan->w, plan->u, plan->qg, plan->kg,
-          plan->Aqk, plan->gC, static_cast<__nv_bfloat16*>(o), h_out,
-          h_out ? h_out + plan->saved_h_elems() : nullptr};
+// h_out / vn_out: where the state pass stores h entering each chunk and v_new (null: nowhere).
+kda::dev::fwd_state_params state_params(const kda_plan* plan, const intra_tiles& t, void* o, __nv_bfloat16* h_out,
+                                        __nv_bfloat16* vn_out) {
+  return {plan->seqs, plan->seq_order, plan->problem.heads, t.w, t.u, t.qg, t.kg, t.Aqk, t.gC,
+          static_cast<__nv_bfloat16*>(o), h_out, vn_out};
 }
 
 kda_status run_fwd_stage(const kda_plan* plan, const kda_fwd_args* a, int stage, cudaStream_t st) {
   if (plan->num_chunks == 0) return KDA_OK;
+  const intra_tiles tiles = a->saved ? saved_tiles(plan, a->saved) : workspace_tiles(plan, nullptr);
   cudaError_t e = cudaSuccess;
   if (stage == 0) {
-    e = kda::dev::launch_fwd_intra(intra_params(plan, a, nullptr), plan->num_chunks,
+    e = kda::dev::launch_fwd_intra(intra_params(plan, a, tiles), plan->num_chunks,
                                    plan->problem.gate == KDA_GATE_RAW,
                                    plan->problem.l2n == KDA_L2N_FUSED, st);
     if (e != cudaSuccess) return cuda_fail(e, "fwd_intra launch");
   } else {
-    e = kda::dev::launch_fwd_state(state_params(plan, a->o, a->saved), plan->num_seqs, plan->state_vtile, st);
+    kda_plan::saved_regions r;
+    plan->saved_layout(a->saved, &r); // all null without a saved set
+    e = kda::dev::launch_fwd_state(state_params(plan, tiles, a->o, r.h, r.vn), plan->num_seqs, plan->state_vtile, st);
     if (e != cudaSuccess) return cuda_fail(e, "fwd_state launch");
   }
   return KDA_OK;
@@ -104,14 +126,26 @@ kda_status check_bwd_args(const kda_plan* plan, const kda_bwd_args* a) {
   return KDA_OK;
 }
 
-// The saved set the backward reads: the forward's (saved path) or the replayed one.
-const __nv_bfloat16* bwd_state_h(const kda_plan* plan, const kda_bwd_args* a) {
-  return a->fwd.saved ? static_cast<const __nv_bfloat16*>(a->fwd.saved) : plan->replay;
+// What the backward reads: on the saved path the forward's saved set (intra tiles, h, v_new); on
+// the replay path the plan's workspace, filled by bwd_intra and bwd_state_replay.
+struct bwd_sources {
+  intra_tiles tiles;
+  const __nv_bfloat16 *h, *vn;
+};
+
+bwd_sources bwd_sources_of(const kda_plan* plan, const kda_bwd_args* a) {
+  if (a->fwd.saved) {
+    kda_plan::saved_regions r;
+    plan->saved_layout(a->fwd.saved, &r);
+    return {saved_tiles(plan, a->fwd.saved), r.h, r.vn};
+  }
+  return {workspace_tiles(plan, plan->X), plan->replay, plan->replay + plan->saved_h_elems()};
 }
 
-// Backward stages: 0 bwd_intra (the forward intra stage recomputed, plus X), 1 bwd_state_replay
-// (replay path only: the forward state pass without o, into the plan's replay buffer; nothing on
-// the saved path), 2 bwd_dh (stages 1+2), 3 bwd_grad (stages 3-5), 4 bwd_reduce (raw form only).
+// Backward stages: 0 bwd_intra (replay path only: the forward intra stage recomputed, plus X),
+// 1 bwd_state_replay (replay path only: the forward state pass without o, into the plan's replay
+// buffer), 2 bwd_dh (stages 1+2), 3 bwd_grad (stages 3-5), 4 bwd_reduce (raw form only). On the
+// saved path stages 0 and 1 launch nothing: the saved set holds what they would compute.
 kda_status run_bwd_stage(const kda_plan* plan, const kda_bwd_args* a, int stage, cudaStream_t st) {
   const bool raw = plan->problem.gate == KDA_GATE_RAW;
   if (plan->num_chunks == 0 && stage != 4) return KDA_OK;
@@ -119,34 +153,38 @@ kda_status run_bwd_stage(const kda_plan* plan, const kda_bwd_args* a, int stage,
   const char* what = "";
   switch (stage) {
   case 0:
+    if (a->fwd.saved) return KDA_OK;
     what = "bwd_intra launch";
-    e = kda::dev::launch_fwd_intra(intra_params(plan, &a->fwd, plan->X), plan->num_chunks, raw,
-                                   plan->problem.l2n == KDA_L2N_FUSED, st);
+    e = kda::dev::launch_fwd_intra(intra_params(plan, &a->fwd, workspace_tiles(plan, plan->X)), plan->num_chunks,
+                                   raw, plan->problem.l2n == KDA_L2N_FUSED, st);
     break;
   case 1:
     if (a->fwd.saved) return KDA_OK;
     what = "bwd_state_replay launch";
-    e = kda::dev::launch_fwd_state(state_params(plan, nullptr, plan->replay), plan->num_seqs, plan->state_vtile, st);
+    e = kda::dev::launch_fwd_state(state_params(plan, workspace_tiles(plan, nullptr), nullptr, plan->replay,
+                                                plan->replay + plan->saved_h_elems()),
+                                   plan->num_seqs, plan->state_vtile, st);
     break;
   case 2: {
     what = "bwd_dh launch";
-    const kda::dev::bwd_dh_params p{plan->seqs, plan->seq_order, plan->problem.heads, plan->w, plan->qg, plan->kg,
-                                    plan->Aqk, plan->gC, static_cast<const __nv_bfloat16*>(a->d_o), plan->dh,
+    const intra_tiles t = bwd_sources_of(plan, a).tiles;
+    const kda::dev::bwd_dh_params p{plan->seqs, plan->seq_order, plan->problem.heads, t.w, t.qg, t.kg,
+                                    t.Aqk, t.gC, static_cast<const __nv_bfloat16*>(a->d_o), plan->dh,
                                     plan->dvn};
     e = kda::dev::launch_bwd_dh(p, plan->num_seqs, plan->state_vtile, st);
     break;
   }
   case 3: {
     what = "bwd_grad launch";
-    const __nv_bfloat16* h = bwd_state_h(plan, a);
+    const bwd_sources src = bwd_sources_of(plan, a);
     const kda::dev::bwd_grad_params p{static_cast<const __nv_bfloat16*>(a->fwd.q),
                                       static_cast<const __nv_bfloat16*>(a->fwd.k),
                                       static_cast<const __nv_bfloat16*>(a->fwd.v),
                                       static_cast<const __nv_bfloat16*>(a->fwd.beta),
                                       a->fwd.gate_in, a->fwd.A_log, a->fwd.dt_bias,
                                       static_cast<const __nv_bfloat16*>(a->d_o), plan->chunks,
-                                      plan->problem.heads, plan->scale, h, h + plan->saved_h_elems(), plan->dh,
-                                      plan->dvn, plan->X, static_cast<__nv_bfloat16*>(a->dq),
+                                      plan->problem.heads, plan->scale, src.h, src.vn, plan->dh,
+                                      plan->dvn, src.tiles.X, static_cast<__nv_bfloat16*>(a->dq),
                                       static_cast<__nv_bfloat16*>(a->dk), static_cast<__nv_bfloat16*>(a->dv),
                                       static_cast<__nv_bfloat16*>(a->dbeta), a->dgate, plan->dA_part,
                                       plan->ddt_part};

@@ -32,8 +32,41 @@ struct kda_plan {
   float *dA_part = nullptr, *ddt_part = nullptr;
 
   std::size_t tiles() const { return static_cast<std::size_t>(num_chunks) * problem.heads; }
-  // Saved set: h entering each chunk [tile][128][128] then v_new [tile][64][128], both bf16.
+  // h entering each chunk [tile][128][128] then v_new [tile][64][128], both bf16: the head of the
+  // saved set, and the whole of the replay buffer.
   std::size_t saved_h_elems() const { return tiles() * kda::dev::tile_sizes::kv; }
   std::size_t saved_vn_elems() const { return tiles() * kda::dev::tile_sizes::ck; }
-  std::size_t saved_bytes() const { return (saved_h_elems() + saved_vn_elems()) * sizeof(__nv_bfloat16); }
+
+  // The saved set the forward writes on the saved path (docs/kernels.md), region after region:
+  // h and v_new (768 B per token and head), then the intra stage's outputs the backward would
+  // otherwise recompute: w, qg, kg [tile][64][128] bf16, Aqk [tile][64][64] bf16,
+  // X = (I + Akk)^-1 [tile][64][64] fp32 and exp(gamma_C) [tile][128] fp32 (1160 B).
+  struct saved_regions {
+    __nv_bfloat16 *h = nullptr, *vn = nullptr, *w = nullptr, *qg = nullptr, *kg = nullptr, *Aqk = nullptr;
+    float *X = nullptr, *gC = nullptr;
+  };
+  // The regions at `base` (may be null: only the size is wanted); returns the set's bytes.
+  std::size_t saved_layout(void* base, saved_regions* out) const {
+    using kda::dev::tile_sizes;
+    const std::size_t t = tiles();
+    auto* b = static_cast<unsigned char*>(base);
+    std::size_t off = 0;
+    const auto take = [&](std::size_t bytes) {
+      unsigned char* p = b ? b + off : nullptr;
+      off += bytes; // every region is a multiple of 512 B: all stay 16-byte aligned
+      return p;
+    };
+    saved_regions r;
+    r.h = reinterpret_cast<__nv_bfloat16*>(take(t * tile_sizes::kv * 2));
+    r.vn = reinterpret_cast<__nv_bfloat16*>(take(t * tile_sizes::ck * 2));
+    r.w = reinterpret_cast<__nv_bfloat16*>(take(t * tile_sizes::ck * 2));
+    r.qg = reinterpret_cast<__nv_bfloat16*>(take(t * tile_sizes::ck * 2));
+    r.kg = reinterpret_cast<__nv_bfloat16*>(take(t * tile_sizes::ck * 2));
+    r.Aqk = reinterpret_cast<__nv_bfloat16*>(take(t * tile_sizes::cc * 2));
+    r.X = reinterpret_cast<float*>(take(t * tile_sizes::cc * 4));
+    r.gC = reinterpret_cast<float*>(take(t * kda::dev::k_dim * 4));
+    if (out) *out = r;
+    return off;
+  }
+  std::size_t saved_bytes() const { return saved_layout(nullptr, nullptr); }
 };

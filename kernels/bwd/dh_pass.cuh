@@ -16,7 +16,7 @@ struct bwd_dh_params {
   const seq_info* seqs;
   const int* seq_order; // longest sequences first
   int heads;
-  const __nv_bfloat16* w;   // the forward intra stage's tiles, recomputed by the backward
+  const __nv_bfloat16* w;   // the intra stage's tiles: from the saved set, or recomputed (replay)
   const __nv_bfloat16* qg;
   const __nv_bfloat16* kg;
   const __nv_bfloat16* Aqk;

@@ -30,7 +30,7 @@ struct bwd_grad_params {
   const __nv_bfloat16* v_new;   // [tile][64][128]
   const __nv_bfloat16* dh;      // [tile][128][128] gradient of the state leaving the chunk (bwd_dh)
   const __nv_bfloat16* dv_new;  // [tile][64][128] (bwd_dh)
-  const float* X;               // [tile][64][64] (I + Akk)^-1 (bwd_intra)
+  const float* X;               // [tile][64][64] (I + Akk)^-1 (saved set, or bwd_intra on replay)
   __nv_bfloat16* dq;
   __nv_bfloat16* dk;
   __nv_bfloat16* dv;

@@ -31,7 +31,7 @@ struct fwd_intra_params {
   __nv_bfloat16* kg;  // [64][128]
   __nv_bfloat16* Aqk; // [64][64], zero above the diagonal
   float* gC;          // [128] exp(gamma_C)
-  float* X;           // [64][64] (I + Akk)^-1 for the backward, or null
+  float* X;           // [64][64] (I + Akk)^-1 for the backward (saved set or replay workspace), or null
 };
 
 constexpr int k_intra_threads = 256;

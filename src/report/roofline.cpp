@@ -13,16 +13,19 @@ double tri_strict(double c) { return c * (c - 1) / 2; }
 
 constexpr double k_bf16 = 2, k_fp32 = 4; // bytes per element
 
-// Bytes of the saved set the forward writes on the `saved` path: per (chunk, head) the state h
-// entering the chunk (K x V) and v_new (c x V), both bf16 (kernels/plan.cuh): 768 B per token and
-// head for a full chunk of 64.
+// Bytes of the saved set the forward writes on the `saved` path (kernels/plan.cuh), per (chunk of
+// c rows, head): the state h entering the chunk (K x V) and v_new (c x V), then the intra-chunk
+// results the backward would otherwise recompute: w, qg, kg (c x K each) and Aqk (c x c), all
+// bf16, X = (I + Akk)^-1 (c x c) and exp(gamma_C) (K), fp32. A full chunk of 64: 1928 B per token
+// and head (768 for h and v_new, 1160 for the rest).
 double saved_set_bytes(const problem_dims& d) {
   double b = 0;
   for (int s = 0; s < d.sequences(); ++s) {
     const std::int64_t len = d.seq_len(s);
     for (std::int64_t start = 0; start < len; start += k_roofline_chunk) {
       const double c = static_cast<double>(std::min<std::int64_t>(k_roofline_chunk, len - start));
-      b += (double(d.k_dim) * d.v_dim + c * d.v_dim) * k_bf16;
+      b += (double(d.k_dim) * d.v_dim + c * d.v_dim + 3 * c * d.k_dim + c * c) * k_bf16;
+      b += (c * c + d.k_dim) * k_fp32;
     }
   }
   return b * d.heads;
@@ -91,13 +94,13 @@ std::vector<flop_term> bwd_flop_terms(int c_rows, int k_dim, int v_dim, bwd_path
   const double c = c_rows, K = k_dim, V = v_dim;
   std::vector<flop_term> t;
   const auto add = [&](std::string_view name, double macs) { t.push_back({name, macs}); };
-  // Recompute of what the saved set (h, v_new) does not hold.
-  add("recompute Akk, i > j", tri_strict(c) * K);
-  add("recompute Tm = (I + Akk)^-1 diag(beta) (unit lower-triangular inverse)",
-      c * (c - 1) * (c - 2) / 6);
-  add("recompute w = Tm (k exp(gamma))", tri_incl(c) * K);
-  add("recompute Aqk, i >= j", tri_incl(c) * K);
+  // Replay: recompute what the saved path reads from the saved set (intra-chunk results, h, v_new).
   if (path == bwd_path::replay) {
+    add("recompute Akk, i > j", tri_strict(c) * K);
+    add("recompute Tm = (I + Akk)^-1 diag(beta) (unit lower-triangular inverse)",
+        c * (c - 1) * (c - 2) / 6);
+    add("recompute w = Tm (k exp(gamma))", tri_incl(c) * K);
+    add("recompute Aqk, i >= j", tri_incl(c) * K);
     add("recompute u = Tm v", tri_incl(c) * V);
     add("recompute v_new = u - w h", c * K * V);
     add("recompute h_next (state pass)", c * K * V);

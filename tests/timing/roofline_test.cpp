@@ -33,9 +33,11 @@ TEST(roofline, forward_terms_of_a_full_chunk) {
 TEST(roofline, backward_terms_replay_adds_the_state_recompute) {
   const auto saved = bwd_flop_terms(64, 128, 128, bwd_path::saved);
   const auto replay = bwd_flop_terms(64, 128, 128, bwd_path::replay);
-  EXPECT_EQ(replay.size(), saved.size() + 3);
-  // u = Tm v (c(c+1)/2 V), v_new = u - w h and h_next (c K V each).
-  EXPECT_EQ(sum_macs(replay) - sum_macs(saved), 64 * 65 / 2 * 128 + 2 * 64.0 * 128 * 128);
+  EXPECT_EQ(replay.size(), saved.size() + 7);
+  // The saved set holds the intra-chunk results: replay recomputes Akk (c(c-1)/2 K), the inverse
+  // (c(c-1)(c-2)/6), w and Aqk (c(c+1)/2 K each), u (c(c+1)/2 V), v_new and h_next (c K V each).
+  EXPECT_EQ(sum_macs(replay) - sum_macs(saved), 64 * 63 / 2 * 128 + 64 * 63 * 62 / 6 + 3 * (64 * 65 / 2 * 128) +
+                                                    2 * 64.0 * 128 * 128);
   for (const auto& term : saved) EXPECT_GT(term.macs, 0) << term.name;
   // Six c x K x V products of the gradient stages dominate: more than the forward's three.
   EXPECT_GT(sum_macs(saved), sum_macs(fwd_flop_terms(64, 128, 128)));
@@ -46,7 +48,7 @@ TEST(roofline, terms_of_a_short_chunk_scale_with_its_rows) {
   EXPECT_EQ(one[0].macs, 0);           // no pair i > j in one row
   EXPECT_EQ(one[2].macs, 128);         // the diagonal of Aqk
   EXPECT_EQ(one[3].macs, 128.0 * 128); // one row of w h
-  const auto bwd = bwd_flop_terms(2, 128, 128, bwd_path::saved);
+  const auto bwd = bwd_flop_terms(2, 128, 128, bwd_path::replay);
   EXPECT_EQ(bwd[1].macs, 0); // the inverse of a 2 x 2 unit lower-triangular matrix is free
 }
 
@@ -56,8 +58,9 @@ TEST(roofline, forward_bytes) {
   const double th = 128.0 * 2;
   // q, k, v, o bf16 (4 x 256 B) + beta bf16 (2 B) + g fp32 (512 B) per token and head.
   EXPECT_EQ(count_work(op_kind::fwd, d, gate_form::g, bwd_path::replay).bytes, th * 1538);
-  // The saved path also writes the saved set: 768 B per token and head for full chunks.
-  EXPECT_EQ(count_work(op_kind::fwd, d, gate_form::g, bwd_path::saved).bytes, th * (1538 + 768));
+  // The saved path also writes the saved set: 1928 B per token and head for full chunks
+  // (h and v_new 768; w, qg, kg 768; Aqk 128; X 256; exp(gamma_C) 8).
+  EXPECT_EQ(count_work(op_kind::fwd, d, gate_form::g, bwd_path::saved).bytes, th * (1538 + 1928));
   // The raw form reads A_log [H] and dt_bias [H, K] in fp32 too.
   EXPECT_EQ(count_work(op_kind::fwd, d, gate_form::raw, bwd_path::replay).bytes,
             th * 1538 + 2 * (1 + 128) * 4);
@@ -68,16 +71,17 @@ TEST(roofline, a_short_chunk_still_saves_its_whole_state) {
   const problem_dims d = dims({0, 65}, 1);
   const double saved = count_work(op_kind::fwd, d, gate_form::g, bwd_path::saved).bytes -
                        count_work(op_kind::fwd, d, gate_form::g, bwd_path::replay).bytes;
-  EXPECT_EQ(saved, 2 * 128.0 * 128 * 2 + 65 * 128.0 * 2); // two h tiles + 65 rows of v_new
+  // Two h tiles and exp(gamma_C) rows; per row v_new, w, qg, kg; per chunk c x c of Aqk and X.
+  EXPECT_EQ(saved, 2 * (128.0 * 128 * 2 + 128 * 4) + 65 * 4 * 128.0 * 2 + (64.0 * 64 + 1) * (2 + 4));
 }
 
 TEST(roofline, backward_bytes_and_fwd_bwd_is_the_sum) {
   const problem_dims d = dims({0, 64, 192}, 3);
   const double th = 192.0 * 3;
-  // Reads q, k, v, do, beta, g (1538 B); writes dq, dk, dv, dbeta, dg (1282 B); saved: reads 768 B.
+  // Reads q, k, v, do, beta, g (1538 B); writes dq, dk, dv, dbeta, dg (1282 B); saved: reads 1928 B.
   EXPECT_EQ(count_work(op_kind::bwd, d, gate_form::g, bwd_path::replay).bytes, th * (1538 + 1282));
   EXPECT_EQ(count_work(op_kind::bwd, d, gate_form::g, bwd_path::saved).bytes,
-            th * (1538 + 1282 + 768));
+            th * (1538 + 1282 + 1928));
   for (const bwd_path path : {bwd_path::saved, bwd_path::replay}) {
     const op_work f = count_work(op_kind::fwd, d, gate_form::raw, path);
     const op_work b = count_work(op_kind::bwd, d, gate_form::raw, path);
