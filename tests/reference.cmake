@@ -9,4 +9,5 @@ kda_add_test(reference_tests
     reference/row_test.cpp
     reference/inputs_test.cpp
     reference/chunked_test.cpp
+    reference/segmented_test.cpp
   LIBS kda_reference)

@@ -71,7 +71,7 @@ struct chunked_options {
 
   // Analysis only (bench/rounding_analysis.cpp): round where the GPU kernels hold a tensor in a
   // narrow format, to see which storage precision bounds the gradients' error.
-  enum class storage { exact, bf16, tf32 };
+  enum class storage { exact, fp32, bf16, tf32 };
   storage intra_tiles = storage::exact; // w, u, qg, kgC, Aqk as both state passes read them
   storage saved_set = storage::exact;   // h and v_new: the forward's mma operands and the saved set
   storage state_grad = storage::exact;  // dh and dv_new: bwd_dh's mma operands and outputs
@@ -83,5 +83,27 @@ struct chunked_trace {
 };
 
 chunked_trace trace_chunked(const head_problem& p, const chunked_options& options = {});
+
+// ---- segment-parallel state pass (analysis for a GPU design; docs/segmented-state-pass.md) ----
+
+// The chunk recurrence is affine in the state: h_next = A_n h + B_n with
+// A_n = diag(exp(gamma_C)) - kgC^T w (K x K) and B_n = kgC^T u (K x V). A segment of chunks maps
+// its start state to its end state by P h + b, P = A_last ... A_first and b its end state from a
+// zero start. The forward can then run in three phases, the first and last parallel over
+// segments: (1) per segment from zero, b and P; (2) in order, the segments' start states
+// h_{s+1} = P_s h_s + b_s; (3) per segment from its true start state, o (and the saved set).
+struct segmented_options {
+  Eigen::Index segment_chunks = 8; // chunks per segment (the last segment may be shorter)
+  // As the GPU would hold each piece (chunked_options::storage): the intra tiles and h, v_new as
+  // the serial pass holds them, and the transition products (A, P and the start-state update)
+  // as matrix-product operands. Accumulation is FP64 throughout.
+  chunked_options::storage intra_tiles = chunked_options::storage::exact;
+  chunked_options::storage saved_set = chunked_options::storage::exact;
+  chunked_options::storage transition = chunked_options::storage::exact;
+};
+
+// o and the final state by the three phases. Equal to forward_chunked() up to FP64 rounding when
+// every storage is exact; throws std::invalid_argument on bad shapes or segment_chunks < 1.
+head_outputs forward_segmented(const head_problem& p, const segmented_options& options);
 
 } // namespace kda::ref

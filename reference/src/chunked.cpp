@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -214,10 +215,11 @@ struct saved_set {
 
 using storage = chunked_options::storage;
 
-// x as the GPU would hold it in format f: bf16 (round to nearest even, 8 significant bits) or
-// tf32 (round to nearest, ties away, 11 significant bits, as cvt.rna.tf32.f32).
+// x as the GPU would hold it in format f: fp32, bf16 (round to nearest even, 8 significant bits)
+// or tf32 (round to nearest, ties away, 11 significant bits, as cvt.rna.tf32.f32).
 mat stored_as(storage f, const mat& x) {
   if (f == storage::exact) return x;
+  if (f == storage::fp32) return x.cast<float>().cast<double>();
   return x.unaryExpr([f](double v) {
     const float x32 = static_cast<float>(v);
     if (f == storage::bf16) return static_cast<double>(kda::round_to_bf16(x32));
@@ -586,6 +588,60 @@ head_outputs forward_chunked(const head_problem& p) {
   out.o.resize(p.q.rows(), p.v.cols());
   saved_set saved;
   out.S_final = state_pass(chunks, stage0(chunks), initial_state(p), out.o, saved);
+  return out;
+}
+
+head_outputs forward_segmented(const head_problem& p, const segmented_options& options) {
+  detail::validate(p, false);
+  if (options.segment_chunks < 1) throw std::invalid_argument("forward_segmented: segment_chunks must be >= 1");
+  const prepared_inputs pp = detail::prepare(p);
+  const std::vector<chunk_inputs> chunks = split_into_chunks(p, pp, false);
+  chunked_options serial;
+  serial.intra_tiles = options.intra_tiles;
+  serial.saved_set = options.saved_set;
+  const std::vector<intra_forward> intra = as_state_pass_reads(stage0(chunks), serial);
+  const auto op = [&](const mat& x) { return stored_as(options.transition, x); };
+  const Index K = p.k.cols(), n = static_cast<Index>(chunks.size()), L = options.segment_chunks;
+
+  // Phase 1, per segment (independent): P = A_last ... A_first and b = the end state from zero.
+  struct segment {
+    Index first, count;
+    mat P, b;
+  };
+  std::vector<segment> segs;
+  for (Index first = 0; first < n; first += L) {
+    segment sg{first, std::min(L, n - first), mat::Identity(K, K), mat::Zero(K, p.v.cols())};
+    for (Index c = sg.first; c < sg.first + sg.count; ++c) {
+      const intra_forward& f = intra[c];
+      mat A = f.exp_gamma_C.transpose().asDiagonal() * mat::Identity(K, K);
+      A.noalias() -= f.kgC.transpose() * f.w; // bf16 operands like the serial pass's
+      sg.P = op(A) * op(sg.P);
+      const mat hr = stored_as(options.saved_set, sg.b);
+      const mat v_new = stored_as(options.saved_set, v_new_of(f, hr));
+      sg.b = h_next_of(f, sg.b, v_new);
+    }
+    segs.push_back(std::move(sg));
+  }
+  // Phase 2, in order: each segment's true start state.
+  std::vector<mat> start(segs.size());
+  mat h = initial_state(p);
+  for (std::size_t s = 0; s < segs.size(); ++s) {
+    start[s] = h;
+    h = op(segs[s].P) * op(h) + segs[s].b;
+  }
+  // Phase 3, per segment (independent): the serial pass from the true start state.
+  head_outputs out;
+  out.o.resize(p.q.rows(), p.v.cols());
+  for (std::size_t s = 0; s < segs.size(); ++s) {
+    const std::vector<chunk_inputs> part(chunks.begin() + segs[s].first,
+                                         chunks.begin() + segs[s].first + segs[s].count);
+    const std::vector<intra_forward> part_intra(intra.begin() + segs[s].first,
+                                                intra.begin() + segs[s].first + segs[s].count);
+    saved_set saved;
+    const mat end = state_pass(part, part_intra, start[s], out.o, saved, serial);
+    if (s + 1 == segs.size()) out.S_final = end;
+  }
+  if (segs.empty()) out.S_final = initial_state(p);
   return out;
 }
 
