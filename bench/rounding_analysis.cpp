@@ -41,7 +41,7 @@ int main(int argc, char** argv) {
     v.opt.state_grad = grad;
     return v;
   };
-  const std::vector<variant> variants = {
+  std::vector<variant> variants = {
       make("fp64", st::exact, st::exact, st::exact),
       make("intra bf16", st::bf16, st::exact, st::exact),
       make("h,v_new bf16", st::exact, st::bf16, st::exact),
@@ -52,12 +52,23 @@ int main(int argc, char** argv) {
       make("bf16,tf32,bf16", st::bf16, st::tf32, st::bf16),
       make("all tf32", st::tf32, st::tf32, st::tf32),
   };
+  // The forward as the kernels run it (bf16 operands and intra tiles), the backward reading wider
+  // copies: the intra tiles for bwd_dh, and h, v_new from the forward's FP32 state/accumulators.
+  const auto wide_bwd = [&](const char* name, st tiles, st saved) {
+    variant v = make(name, st::bf16, st::bf16, st::bf16);
+    v.opt.bwd_intra_tiles = tiles;
+    v.opt.bwd_saved_set = saved;
+    return v;
+  };
+  variants.push_back(wide_bwd("fwd bf16|bwd tf32,fp32", st::tf32, st::fp32));
+  variants.push_back(wide_bwd("fwd bf16|bwd bf16,fp32", st::bf16, st::fp32));
+  variants.push_back(wide_bwd("fwd bf16|bwd tf32,bf16", st::tf32, st::bf16));
 
   std::printf("T = %d, K = V = 128, %d seeds; rel-L2 vs the FP64 recurrence (root mean square over seeds)\n"
               "storage of: intra tiles (w, u, qg, kg, Aqk), h and v_new, dh and dv_new\n", T, seeds);
   for (const auto gate : {gate_form::g, gate_form::raw}) {
     for (const auto decay : {decay_regime::normal, decay_regime::fast}) {
-      std::printf("\n%s gate, %s decay\n%-18s %10s %10s %10s %10s %10s %10s %10s\n", gate == gate_form::g ? "g" : "raw",
+      std::printf("\n%s gate, %s decay\n%-26s %10s %10s %10s %10s %10s %10s %10s\n", gate == gate_form::g ? "g" : "raw",
                   decay == decay_regime::normal ? "normal" : "fast", "bf16 at", "o", "dq", "dk", "dv", "dbeta",
                   "dg/dx", "dA_log");
       for (const variant& v : variants) {
@@ -81,7 +92,7 @@ int main(int argc, char** argv) {
                                                       : 0.0};
           for (int i = 0; i < 7; ++i) e[i] += x[i] * x[i] / seeds;
         }
-        std::printf("%-20s", v.name);
+        std::printf("%-26s", v.name);
         for (double x : e) std::printf(" %10.2e", std::sqrt(x));
         std::printf("\n");
       }

@@ -4,6 +4,7 @@
 // kernels. The token recurrence (kda_reference.hpp) stays the definition; this is the blueprint
 // and the stage-by-stage oracle of the CUDA backward. Same problem, results and loss convention:
 //   L = sum(o .* d_o) + sum(S_final .* dS_final)
+#include <optional>
 #include <vector>
 
 #include "kda_reference.hpp"
@@ -75,6 +76,12 @@ struct chunked_options {
   storage intra_tiles = storage::exact; // w, u, qg, kgC, Aqk as both state passes read them
   storage saved_set = storage::exact;   // h and v_new: the forward's mma operands and the saved set
   storage state_grad = storage::exact;  // dh and dv_new: bwd_dh's mma operands and outputs
+  // What the backward reads, when it differs from what the forward's own products used (e.g. the
+  // forward in bf16 but a wider saved set): the intra tiles as the reverse state pass reads them,
+  // and h, v_new as the gradient stages read them (from the forward's FP32 state and
+  // accumulators). Unset: the same as intra_tiles and saved_set.
+  std::optional<storage> bwd_intra_tiles;
+  std::optional<storage> bwd_saved_set;
 };
 
 struct chunked_trace {

@@ -211,6 +211,9 @@ mat h_next_of(const intra_forward& f, const mat& h, const mat& v_new) {
 struct saved_set {
   std::vector<mat> h;     // K x V, the state entering each chunk
   std::vector<mat> v_new; // len x V
+  // The same before the rounding to the forward's operand format (the FP32 state and
+  // accumulators on the GPU): what a wider saved set would hold.
+  std::vector<mat> h_unrounded, v_new_unrounded;
 };
 
 using storage = chunked_options::storage;
@@ -253,11 +256,14 @@ mat state_pass(const std::vector<chunk_inputs>& chunks, const std::vector<intra_
                mat h, mat& o, saved_set& saved, const chunked_options& opt = {}) {
   for (std::size_t n = 0; n < chunks.size(); ++n) {
     const mat hr = stored_as(opt.saved_set, h);
-    mat v_new = stored_as(opt.saved_set, v_new_of(intra[n], hr));
+    mat v_new_acc = v_new_of(intra[n], hr);
+    mat v_new = stored_as(opt.saved_set, v_new_acc);
     o.middleRows(chunks[n].start, chunks[n].len) = o_of(intra[n], hr, v_new);
     mat h_next = h_next_of(intra[n], h, v_new);
     saved.h.push_back(hr);
     saved.v_new.push_back(std::move(v_new));
+    saved.h_unrounded.push_back(h);
+    saved.v_new_unrounded.push_back(std::move(v_new_acc));
     h = std::move(h_next);
   }
   return h;
@@ -544,7 +550,17 @@ head_results run_chunked(const head_problem& p, const chunked_options& options,
   const std::vector<intra_forward> state_reads = as_state_pass_reads(intra, options);
   res.outputs.S_final = state_pass(chunks, state_reads, initial_state(p), res.outputs.o, saved, options);
 
-  reverse_pass rev = reverse_state_pass(chunks, state_reads, final_state_gradient(p), options);
+  chunked_options bwd_reads;
+  bwd_reads.intra_tiles = options.bwd_intra_tiles.value_or(options.intra_tiles);
+  reverse_pass rev = reverse_state_pass(chunks, as_state_pass_reads(intra, bwd_reads), final_state_gradient(p),
+                                        options);
+  // h and v_new as the gradient stages read them.
+  if (options.bwd_saved_set) {
+    for (std::size_t n = 0; n < chunks.size(); ++n) {
+      saved.h[n] = stored_as(*options.bwd_saved_set, saved.h_unrounded[n]);
+      saved.v_new[n] = stored_as(*options.bwd_saved_set, saved.v_new_unrounded[n]);
+    }
+  }
 
   mat dqs(T, K), dk_prime(T, K), dv(T, V), dg(T, K);
   vec dbeta(T);
