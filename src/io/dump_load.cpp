@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -171,6 +172,21 @@ loaded_inputs load_dump_inputs(const std::filesystem::path& dir, const load_opti
   host_inputs& in = out.inputs;
   const input_reader r(dir);
 
+  if (!fs::exists(dir / k_manifest_file) && !r.has("cu_seqlens")) {
+    // A folder of dumps (kda-bench --dump with several rows or decays writes one sub-folder per
+    // row and decay): name them rather than report a missing cu_seqlens.npy.
+    std::vector<std::string> subs;
+    for (const auto& e : fs::recursive_directory_iterator(dir)) {
+      if (e.is_regular_file() && e.path().filename() == k_manifest_file) {
+        subs.push_back(fs::relative(e.path().parent_path(), dir).generic_string());
+      }
+    }
+    std::sort(subs.begin(), subs.end());
+    if (!subs.empty()) {
+      throw dump_error(fmt::format("{}: holds several dumps, one per row and decay ({}): pass one of them, e.g. {}",
+                                   dir.string(), fmt::join(subs, ", "), (dir / subs.front()).string()));
+    }
+  }
   if (fs::exists(dir / k_manifest_file)) {
     out.manifest = read_manifest(dir / k_manifest_file);
     in.gate = out.manifest->info.gate;

@@ -153,6 +153,14 @@ TEST_F(io_dump, loads_a_directory_without_manifest) {
   expect_same_inputs(in, back.inputs); // gate form from x.npy; l2n off as generated
 }
 
+TEST_F(io_dump, a_folder_of_dumps_names_its_sub_folders) {
+  // kda-bench --dump with several decays writes DIR/normal and DIR/fast; --inputs DIR must say so.
+  dump_row(gate_form::g, "run/fast");
+  dump_row(gate_form::g, "run/normal");
+  expect_error<dump_error>([&] { load_dump_inputs(dir() / "run"); },
+                           {"holds several dumps", "fast, normal", "pass one of them", "run/fast"});
+}
+
 TEST_F(io_dump, g_form_without_A_log_and_dt_bias) {
   const auto d = dump_row(gate_form::g);
   std::filesystem::remove(d / "A_log.npy");
