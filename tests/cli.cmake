@@ -75,6 +75,9 @@ kda_cli_test(main_job_bad_key_is_a_usage_error EXIT_CODE 2 ARGS --rows 4doc:raw:
 kda_cli_test(main_job_unknown_scenario_is_a_usage_error EXIT_CODE 2 ARGS --rows nodoc:g:off:saved
   MATCH "'nodoc'" "1doc, 4doc, R2, m2")
 
+kda_cli_test(same_bits_needs_before EXIT_CODE 2 ARGS --rows m2:g:off:saved --same-bits
+  MATCH "--same-bits" "--before")
+
 # ---- scenario files ----
 kda_cli_test(invalid_scenario_file_names_the_file EXIT_CODE 2
   ARGS list --scenario-file ${_kda_cli_data}/bad_scenario.json

@@ -15,6 +15,7 @@ target_include_directories(core_tests PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
 kda_add_test(check_tests
   SOURCES
     check/accuracy_test.cpp
+    check/bit_compare_test.cpp
     check/select_heads_test.cpp
     check/fla_levels_test.cpp
     check/run_parsing_test.cpp

@@ -34,6 +34,7 @@ row_job_options row_options_of(const run_options& o, std::size_t key_count) {
   r.check = o.check;
   r.check_heads = o.check_heads;
   r.repeat_check = o.repeat_check;
+  r.same_bits = o.same_bits;
   r.dump_root = o.dump_dir;
   r.dump_per_row = key_count > 1;
   r.force = o.force;

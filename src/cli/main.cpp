@@ -79,6 +79,9 @@ int main(int argc, char** argv) {
   app.add_option("--before", run.before,
                  "old build's libkda.so (scripts/build-rev.sh REV): time both interleaved A B A B, write "
                  "its results to <out>.before.json, print the before/after table with verdicts");
+  app.add_flag("--same-bits", run.same_bits,
+               "with --before: run both builds once on the same inputs and compare every output bit for bit "
+               "(per tensor: identical, or how many elements differ and by how much); fail if any differs");
   app.add_flag("--no-timing", run.no_timing, "skip timing (accuracy / determinism / dump only)");
   app.add_flag("--stages", run.stages, "also time each kernel stage of fwd (and bwd) alone, same method (timing entries with a stage)");
   app.add_option("--dump", run.dump_dir, "write inputs, outputs and reference outputs as .npy + manifest.json (a sub-folder per row when "
@@ -162,6 +165,9 @@ int main(int argc, char** argv) {
       return k_exit_usage;
     }
     if (run.repeat_check == 1) throw std::invalid_argument("--repeat-check needs N >= 2 runs to compare");
+    if (run.same_bits && run.before.empty()) {
+      throw std::invalid_argument("--same-bits compares with the old build: give --before OLD/libkda.so");
+    }
     return cmd_run(run, joined_args(argc, argv));
   } catch (const kda::row_key_error& e) {
     spdlog::error("{}", e.what());

@@ -5,6 +5,7 @@
 #include "cli/row_accuracy.hpp"
 #include "cli/row_io.hpp"
 #include "cli/row_repeat.hpp"
+#include "cli/row_same_bits.hpp"
 
 namespace kda::cli {
 
@@ -21,6 +22,7 @@ bool run_row(const row_key& key, const scenario& scen, const row_job_options& o,
   if (o.stages) time_stages(r, timing, docs);
   if (!check_and_dump(r, o, libs, docs)) passed = false;
   if (o.repeat_check > 1 && !repeat_check(r, o.repeat_check, docs)) passed = false;
+  if (o.same_bits && r.before && !same_bits_as_before(r)) passed = false;
   return passed;
 }
 

@@ -1,19 +1,13 @@
 #include "cli/row_repeat.hpp"
 
 #include <cstdio>
-#include <cstring>
+#include <map>
+#include <string>
 
+#include "check/bit_compare.hpp"
 #include "cli/row_io.hpp"
 
 namespace kda::cli {
-namespace {
-
-bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
-}
-
-
-} // namespace
 
 bool repeat_check(const row_state& r, int runs, row_docs& docs) {
   const bool can_bwd = r.after.library().has_bwd();
@@ -23,11 +17,16 @@ bool repeat_check(const row_state& r, int runs, row_docs& docs) {
   d.op = can_bwd ? op_kind::fwd_bwd : op_kind::fwd;
   d.runs = runs;
   for (const auto& [name, v] : named_tensors(first, r.inputs.gate)) d.tensors[name] = true;
+  std::map<std::string, std::string> how; // the first difference seen per tensor
   for (int i = 1; i < runs; ++i) {
     const host_outputs again = run_once(r.after, can_bwd);
     const auto a = named_tensors(first, r.inputs.gate), b = named_tensors(again, r.inputs.gate);
     for (std::size_t t = 0; t < a.size(); ++t) {
-      if (!same_bits(*a[t].second, *b[t].second)) d.tensors[a[t].first] = false;
+      const bit_diff diff = compare_bits(*a[t].second, *b[t].second);
+      if (!diff.identical() && d.tensors[a[t].first]) {
+        d.tensors[a[t].first] = false;
+        how[a[t].first] = describe(diff) + ", run " + std::to_string(i + 1) + " vs 1";
+      }
     }
   }
   std::printf("\nrepeat-check %s: %d runs:", r.key.str().c_str(), runs);
@@ -36,6 +35,7 @@ bool repeat_check(const row_state& r, int runs, row_docs& docs) {
     d.identical = d.identical && same;
   }
   std::printf("\n");
+  for (const auto& [name, what] : how) std::printf("  %s: %s\n", name.c_str(), what.c_str());
   docs.after.determinism.push_back(d);
   return d.identical;
 }

@@ -21,6 +21,7 @@ struct row_job_options {
   bool check = false;               // compare with the FP64 reference; a failure fails the row
   std::string check_heads;          // "" = all heads on rows of <= 8 heads, else 4
   int repeat_check = 0;             // >= 2: repeat and compare bits
+  bool same_bits = false;           // with BEFORE: compare every output's bits with BEFORE's
   std::string dump_root;            // "" = no dump; a sub-folder per row when several rows run
   bool dump_per_row = false;
   bool force = false;

@@ -29,6 +29,7 @@ struct run_options {
   bool stages = false;   // also time each kernel stage alone
   bool roofline = false; // measure the device's ceilings; print GB/s, TFLOP/s, % of floor
   std::string before;    // a second kernel library (the old build): interleaved A/B timing
+  bool same_bits = false; // with --before: both builds once on the same inputs, every output compared bit for bit
   std::string dump_dir;
   std::string inputs_dir;
   std::string library;
