@@ -74,13 +74,7 @@ int main(int argc, char** argv) {
       for (const variant& v : variants) {
         double e[7] = {};
         for (int s = 0; s < seeds; ++s) {
-          testing::random_case c;
-          c.gate = gate;
-          c.decay = decay;
-          c.T = T;
-          c.K = c.V = 128;
-          c.seed = 1000 + static_cast<std::uint64_t>(s);
-          const head_problem p = testing::random_head_problem(c);
+          const head_problem p = testing::full_size_problem(gate, decay, T, 1000 + static_cast<std::uint64_t>(s));
           const head_results ref = forward_backward(p);
           const head_results got = trace_chunked(p, v.opt).results;
           const double x[7] = {rel_l2(got.outputs.o, ref.outputs.o), rel_l2(got.gradients.dq, ref.gradients.dq),

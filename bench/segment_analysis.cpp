@@ -50,13 +50,7 @@ int main(int argc, char** argv) {
       std::vector<head_problem> problems;
       std::vector<mat> refs;
       for (int s = 0; s < seeds; ++s) {
-        testing::random_case c;
-        c.gate = gate;
-        c.decay = decay;
-        c.T = T;
-        c.K = c.V = 128;
-        c.seed = 2000 + static_cast<std::uint64_t>(s);
-        problems.push_back(testing::random_head_problem(c));
+        problems.push_back(testing::full_size_problem(gate, decay, T, 2000 + static_cast<std::uint64_t>(s)));
         refs.push_back(forward(problems.back()).o);
       }
       const auto rms = [&](auto&& err_of) {

@@ -62,6 +62,16 @@ head_problem random_head_problem(const random_case& c) {
   return p;
 }
 
+head_problem full_size_problem(gate_form gate, decay_regime decay, int T, std::uint64_t seed) {
+  random_case c;
+  c.gate = gate;
+  c.decay = decay;
+  c.T = T;
+  c.K = c.V = 128;
+  c.seed = seed;
+  return random_head_problem(c);
+}
+
 std::string case_name(const random_case& c) {
   std::string s = c.gate == gate_form::raw ? "raw" : "g";
   s += c.l2n == l2n_mode::fused ? "_fused" : "_off";

@@ -26,6 +26,9 @@ struct random_case {
 // dt_bias = softplus^-1(logU(1e-3, 1e-1)) (normal) or N(0,1) (fast); g form: g from those.
 head_problem random_head_problem(const random_case& c);
 
+// One head of the kernels' size (K = V = 128) for the analysis printouts (bench/*_analysis.cpp).
+head_problem full_size_problem(gate_form gate, decay_regime decay, int T, std::uint64_t seed);
+
 std::string case_name(const random_case& c);
 
 // gtest prints parameters with this (found by ADL) instead of as raw bytes.
