@@ -14,6 +14,7 @@
 #include "fwd/intra.cuh"
 #include "fwd/state_pass.cuh"
 #include "kda.h"
+#include "kda_source_hash.h" // generated: KDA_SOURCE_HASH
 #include "plan.cuh"
 
 namespace {
@@ -227,7 +228,7 @@ const char* kda_build_id(void) {
 #else
 #define KDA_BUILD_ID_SUFFIX ""
 #endif
-  return "libkda " KDA_VERSION " git " KDA_GIT_REVISION " cuda_arch " KDA_CUDA_ARCHS
+  return "libkda " KDA_VERSION " git " KDA_GIT_REVISION " src " KDA_SOURCE_HASH " cuda_arch " KDA_CUDA_ARCHS
          " nvcc " KDA_NVCC_VERSION " built " __DATE__ " " __TIME__ KDA_BUILD_ID_SUFFIX;
 }
 

@@ -131,6 +131,12 @@ kda_cli_test(table_csv EXIT_CODE 0
 kda_cli_test(table_missing_file_is_a_usage_error EXIT_CODE 2
   ARGS table ${_kda_cli_data}/before.json ${_kda_cli_data}/absent.json
   MATCH "absent.json")
+kda_cli_test(merge_refuses_files_of_two_builds EXIT_CODE 2
+  ARGS merge ${_kda_cli_data}/before.json ${_kda_cli_data}/after.json --out ${_kda_cli_tmp}/merged.json --force
+  MATCH "cannot be merged" "kernel_library.build_id")
+kda_cli_test(merge_needs_out EXIT_CODE 2
+  ARGS merge ${_kda_cli_data}/before.json
+  MATCH "--out is required")
 kda_cli_test(compare_faster_exits_0 EXIT_CODE 0
   ARGS compare ${_kda_cli_data}/before.json ${_kda_cli_data}/after.json
   MATCH "faster")

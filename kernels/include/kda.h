@@ -80,7 +80,8 @@ typedef struct kda_bwd_args {
 } kda_bwd_args;
 
 KDA_API int kda_abi_version(void);
-/* A string naming this build: version, git revision, architectures, build flags. */
+/* A string naming this build: version, git revision (at configure time), a hash of the kernel
+ * sources (so builds of different kernel code never share an id), architectures, build flags. */
 KDA_API const char* kda_build_id(void);
 /* The message of the last failure on this thread (empty if none). */
 KDA_API const char* kda_last_error(void);

@@ -35,6 +35,15 @@ struct table_options {
 int cmd_table(const table_options& o);
 int cmd_compare(const table_options& o);
 
+// `kda-bench merge A.json B.json ... --out C.json`: several results files of one GPU, build and
+// method as one (report/merge.hpp).
+struct merge_options {
+  std::vector<std::string> inputs;
+  std::string out;
+  bool force = false;
+};
+int cmd_merge(const merge_options& o);
+
 // `kda-bench nightly`: the baseline's rows again, compared with it (docs/nightly.md).
 struct nightly_options {
   std::string baseline; // "" = <results_dir>/<gpu-class-slug>/baseline.json

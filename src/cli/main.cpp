@@ -119,6 +119,12 @@ int main(int argc, char** argv) {
   tablec->add_flag("--verdicts", table.verdicts, "add the faster/slower/same column (docs/comparison.md)");
 
   table_options cmp;
+  merge_options merge;
+  auto* mergec = app.add_subcommand("merge", "merge results files of one GPU, build and method (rows run separately) into one");
+  mergec->add_option("inputs", merge.inputs, "results JSON files, in order")->required()->check(CLI::ExistingFile);
+  mergec->add_option("--out", merge.out, "the merged results JSON")->required();
+  mergec->add_flag("--force", merge.force, "overwrite an existing --out file");
+
   auto* cmpc = app.add_subcommand("compare", "table with verdicts of two results files; exit 1 if any row is slower");
   cmpc->add_option("a", cmp.before, "results JSON, before")->required()->check(CLI::ExistingFile);
   cmpc->add_option("b", cmp.after, "results JSON, after")->required()->check(CLI::ExistingFile);
@@ -159,6 +165,7 @@ int main(int argc, char** argv) {
     if (*refc) return cmd_reference(ref);
     if (*tablec) return cmd_table(table);
     if (*cmpc) return cmd_compare(cmp);
+    if (*mergec) return cmd_merge(merge);
     if (*nightc) return cmd_nightly(night, joined_args(argc, argv));
     if (run.rows.empty()) {
       std::fprintf(stderr, "kda-bench: give --rows (e.g. --rows 4doc:raw:off:saved) or a subcommand; see --help\n");
