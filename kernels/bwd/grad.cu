@@ -139,6 +139,14 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
   const auto ocol = [&](int nt, int x) { return C0 + 8 * nt + 2 * tig + (x & 1); };
   // The same for the [64][64] (token x token) results: 4 fragments, columns J0 + 8 nt + 2 tig (+1).
   const auto jcol = [&](int nt, int x) { return J0 + 8 * nt + 2 * tig + (x & 1); };
+  // A [64][64] result's owned fragments into fp32 smem of row stride k_lds.
+  const auto store_jtile = [&](float* dst, const frag_c (&f)[4]) {
+#pragma unroll
+    for (int nt = 0; nt < 4; ++nt) {
+#pragma unroll
+      for (int x = 0; x < 4; ++x) dst[orow(x) * k_lds + jcol(nt, x)] = f[nt].x[x];
+    }
+  };
   const grad_ctx c{s_q, s_k, s_g, s_rq, s_rk};
 
   // ---- phase 0: loads. Group 0: q, k. Group 1: everything stage 3 reads. ----
@@ -176,19 +184,14 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
   // sub-block I exceeds k_span_limit in some column (its diagonal block goes pair by pair)
   bool slow[4];
   {
-    const int d = tid & 127, half = tid >> 7;
     float gam[32];
     gate_prefix<RAW>(p.gate_in, p.A_log, p.dt_bias, row_of(0), H, head, L, tid, gam, s_colpart);
     bool wide[2];
     wide_sub_blocks(gam, wide);
     cp_async_wait<1>();
     __syncthreads();
-    const float off = half ? s_colpart[d] : 0.f;
-#pragma unroll
-    for (int r = 0; r < 32; ++r) s_g[(32 * half + r) * k_ldf + d] = off + gam[r];
-    if (half == 1) s_gamC[d] = off + gam[31];
-#pragma unroll
-    for (int I = 0; I < 4; ++I) slow[I] = __syncthreads_or((I >> 1) == half && wide[I & 1]) != 0;
+    store_gamma(gam, s_colpart, s_g, k_ldf, s_gamC, tid);
+    slow_sub_blocks(wide, tid, slow);
   }
   // rsqrt(x.x + eps) per row, the forward's fixed-order warp tree (same bits)
   if constexpr (L2N) {
@@ -360,11 +363,7 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
         mma_tf32_1688(at[nt], a, b);
       }
     }
-#pragma unroll
-    for (int nt = 0; nt < 4; ++nt) {
-#pragma unroll
-      for (int x = 0; x < 4; ++x) s_dTm[orow(x) * k_lds + jcol(nt, x)] = at[nt].x[x];
-    }
+    store_jtile(s_dTm, at);
   }
   __syncthreads();
   // dbeta_j (WY part) = sum_i dTm_ij X_ij  (Tm = X diag(beta)); dX = dTm diag(beta)
@@ -389,11 +388,7 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
         mma_tf32_1688(az[nt], a, b);
       }
     }
-#pragma unroll
-    for (int nt = 0; nt < 4; ++nt) {
-#pragma unroll
-      for (int x = 0; x < 4; ++x) s_Z[orow(x) * k_lds + jcol(nt, x)] = az[nt].x[x];
-    }
+    store_jtile(s_Z, az);
   }
   __syncthreads();
   // dAkk = strictly_lower(-(Z X^T))

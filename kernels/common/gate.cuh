@@ -52,6 +52,17 @@ __device__ __forceinline__ void gate_prefix(const float* gate_in, const float* A
   if (half == 0) s_tot[d] = acc;
 }
 
+// After gate_prefix and a barrier: gamma of the whole chunk into s_g (row stride ld), adding the
+// first half's column totals (s_tot) to the second half, and gamma_C (the last row) into s_gamC.
+__device__ __forceinline__ void store_gamma(const float (&gam)[32], const float* s_tot, float* s_g, int ld,
+                                            float* s_gamC, int tid) {
+  const int d = tid & 127, half = tid >> 7;
+  const float off = half ? s_tot[d] : 0.f;
+#pragma unroll
+  for (int r = 0; r < 32; ++r) s_g[(32 * half + r) * ld + d] = off + gam[r];
+  if (half == 1) s_gamC[d] = off + gam[31];
+}
+
 // Largest gamma span of a 16-row sub-block whose diagonal block goes through the factorised
 // (tensor-core) form, forward and backward alike: its factors reach exp(40) = 2.4e17 and exp(-40),
 // finite and exact enough in TF32. Wider blocks (fast decay) go pair by pair in FP32.
@@ -70,6 +81,15 @@ __device__ __forceinline__ void wide_sub_blocks(const float (&gam)[32], bool (&w
     }
     wide[sb] = !(hi - lo <= k_span_limit);
   }
+}
+
+// slow[I] for the chunk's four 16-row sub-blocks, from every thread's wide_sub_blocks (thread
+// half h covers sub-blocks 2h and 2h + 1): a sub-block is slow when any column of it is wide.
+// A barrier for the whole CTA, four times.
+__device__ __forceinline__ void slow_sub_blocks(const bool (&wide)[2], int tid, bool (&slow)[4]) {
+  const int half = tid >> 7;
+#pragma unroll
+  for (int I = 0; I < 4; ++I) slow[I] = __syncthreads_or((I >> 1) == half && wide[I & 1]) != 0;
 }
 
 } // namespace kda::dev

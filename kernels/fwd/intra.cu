@@ -206,22 +206,15 @@ __global__ void __launch_bounds__(k_intra_threads, 2) fwd_intra_kernel(fwd_intra
   if (tid < k_chunk) s_beta[tid] = tid < L ? __bfloat162float(p.beta[row_of(tid)]) : 0.f;
 
   // ---- gate and gamma = cumsum(g): thread (d, half) owns column d of rows [32 half, +32) ----
-  const int d = tid & 127, half = tid >> 7;
   float gam[32];
   gate_prefix<RAW>(p.gate_in, p.A_log, p.dt_bias, row_of(0), H, head, L, tid, gam, s_tot);
   bool wide[2];
   wide_sub_blocks(gam, wide);
   cp_async_wait<0>();
   __syncthreads();
-  {
-    const float off = half ? s_tot[d] : 0.f;
-#pragma unroll
-    for (int r = 0; r < 32; ++r) s_g[(32 * half + r) * k_ld_g + d] = off + gam[r];
-    if (half == 1) s_gamC[d] = off + gam[31];
-  }
+  store_gamma(gam, s_tot, s_g, k_ld_g, s_gamC, tid);
   bool slow[4];
-#pragma unroll
-  for (int I = 0; I < 4; ++I) slow[I] = __syncthreads_or((I >> 1) == half && wide[I & 1]) != 0;
+  slow_sub_blocks(wide, tid, slow);
 
   // ---- rsqrt(q.q + eps) per row (fused L2 norm); fixed-order warp tree: deterministic ----
   if constexpr (L2N) {
