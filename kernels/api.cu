@@ -75,10 +75,15 @@ intra_tiles workspace_tiles(const kda_plan* plan, float* X) {
 // Saved path: everything but u (only the forward state pass reads it) lives in the saved set, so
 // the backward reads the forward's intra outputs (the same bits its own recompute would give)
 // instead of running the intra stage again.
-intra_tiles saved_tiles(const kda_plan* plan, void* saved) {
+intra_tiles saved_tiles(const kda_plan* plan, const kda_plan::saved_regions& r) {
+  return {r.w, plan->u, r.qg, r.kg, r.Aqk, r.gC, r.X};
+}
+
+// The saved set's regions at `saved` (all null when there is none).
+kda_plan::saved_regions regions_of(const kda_plan* plan, void* saved) {
   kda_plan::saved_regions r;
   plan->saved_layout(saved, &r);
-  return {r.w, plan->u, r.qg, r.kg, r.Aqk, r.gC, r.X};
+  return r;
 }
 
 kda::dev::fwd_intra_params intra_params(const kda_plan* plan, const kda_fwd_args* a, const intra_tiles& t) {
@@ -97,7 +102,8 @@ kda::dev::fwd_state_params state_params(const kda_plan* plan, const intra_tiles&
 
 kda_status run_fwd_stage(const kda_plan* plan, const kda_fwd_args* a, int stage, cudaStream_t st) {
   if (plan->num_chunks == 0) return KDA_OK;
-  const intra_tiles tiles = a->saved ? saved_tiles(plan, a->saved) : workspace_tiles(plan, nullptr);
+  const kda_plan::saved_regions r = regions_of(plan, a->saved);
+  const intra_tiles tiles = a->saved ? saved_tiles(plan, r) : workspace_tiles(plan, nullptr);
   cudaError_t e = cudaSuccess;
   if (stage == 0) {
     e = kda::dev::launch_fwd_intra(intra_params(plan, a, tiles), plan->num_chunks,
@@ -105,8 +111,6 @@ kda_status run_fwd_stage(const kda_plan* plan, const kda_fwd_args* a, int stage,
                                    plan->problem.l2n == KDA_L2N_FUSED, st);
     if (e != cudaSuccess) return cuda_fail(e, "fwd_intra launch");
   } else {
-    kda_plan::saved_regions r;
-    plan->saved_layout(a->saved, &r); // all null without a saved set
     e = kda::dev::launch_fwd_state(state_params(plan, tiles, a->o, r.h, r.vn), plan->num_seqs, plan->state_vtile, st);
     if (e != cudaSuccess) return cuda_fail(e, "fwd_state launch");
   }
@@ -136,9 +140,8 @@ struct bwd_sources {
 
 bwd_sources bwd_sources_of(const kda_plan* plan, const kda_bwd_args* a) {
   if (a->fwd.saved) {
-    kda_plan::saved_regions r;
-    plan->saved_layout(a->fwd.saved, &r);
-    return {saved_tiles(plan, a->fwd.saved), r.h, r.vn};
+    const kda_plan::saved_regions r = regions_of(plan, a->fwd.saved);
+    return {saved_tiles(plan, r), r.h, r.vn};
   }
   return {workspace_tiles(plan, plan->X), plan->replay, plan->replay + plan->saved_h_elems()};
 }
