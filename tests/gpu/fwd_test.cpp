@@ -100,19 +100,8 @@ TEST_F(fwd_determinism, sequence_alone_equals_packed) {
   const input_spec spec{"pack", 5, decay_regime::normal, l2n_mode::off};
   const problem_dims packed = dims({100, 130, 64}, 2);
   const host_inputs in_packed = generate_inputs(packed, gate_form::g, spec);
-  host_inputs in_alone = in_packed;
-  in_alone.dims = dims({130}, 2);
   const std::size_t HK = 2 * 128, first = 100;
-  const auto cut = [&](auto& v, std::size_t width) {
-    v = std::vector<typename std::decay_t<decltype(v)>::value_type>(v.begin() + first * width,
-                                                                    v.begin() + (first + 130) * width);
-  };
-  cut(in_alone.q, HK);
-  cut(in_alone.k, HK);
-  cut(in_alone.v, HK);
-  cut(in_alone.d_o, HK);
-  cut(in_alone.gate_input, HK);
-  cut(in_alone.beta, 2);
+  const host_inputs in_alone = sequence_alone(in_packed, first, 130);
   device_row a(lib(), in_packed, bwd_path::replay), b(lib(), in_alone, bwd_path::replay);
   a.run(op_kind::fwd, nullptr);
   b.run(op_kind::fwd, nullptr);

@@ -2,6 +2,8 @@
 // Shared set-up of the GPU tests: skip without a device, load libkda once.
 #include <memory>
 #include <string>
+#include <type_traits>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -18,6 +20,25 @@ inline problem_dims dims(std::vector<std::int32_t> lens, int heads) {
   for (auto l : lens) d.cu_seqlens.push_back(d.cu_seqlens.back() + l);
   d.heads = heads;
   return d;
+}
+
+// The inputs of tokens [first, first + len) of a packed batch as a batch of that one sequence
+// (for the "alone equals packed" determinism tests). A_log and dt_bias are per head: kept.
+inline host_inputs sequence_alone(const host_inputs& packed, std::size_t first, std::int32_t len) {
+  host_inputs alone = packed;
+  alone.dims = dims({len}, packed.dims.heads);
+  const std::size_t H = static_cast<std::size_t>(packed.dims.heads), HK = H * 128;
+  const auto cut = [&](auto& v, std::size_t width) {
+    v = std::vector<typename std::decay_t<decltype(v)>::value_type>(v.begin() + first * width,
+                                                                    v.begin() + (first + len) * width);
+  };
+  cut(alone.q, HK);
+  cut(alone.k, HK);
+  cut(alone.v, HK);
+  cut(alone.d_o, HK);
+  cut(alone.gate_input, HK);
+  cut(alone.beta, H);
+  return alone;
 }
 
 class gpu_test : public ::testing::Test {
