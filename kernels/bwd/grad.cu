@@ -139,6 +139,15 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
   const auto ocol = [&](int nt, int x) { return C0 + 8 * nt + 2 * tig + (x & 1); };
   // The same for the [64][64] (token x token) results: 4 fragments, columns J0 + 8 nt + 2 tig (+1).
   const auto jcol = [&](int nt, int x) { return J0 + 8 * nt + 2 * tig + (x & 1); };
+  // TF32 A fragment of X^T for the k step at X rows [m0, m0 + 8) (this thread: m0 + tig, + 4) and
+  // output rows c0, c1 (X columns): X^T is read from X in place.
+  const auto xt_frag = [&](int m0, int c0, int c1, std::uint32_t (&a)[4]) {
+    const int ma = m0 + tig, mb = ma + 4;
+    a[0] = to_tf32(s_X[ma * k_lds + c0]);
+    a[1] = to_tf32(s_X[ma * k_lds + c1]);
+    a[2] = to_tf32(s_X[mb * k_lds + c0]);
+    a[3] = to_tf32(s_X[mb * k_lds + c1]);
+  };
   // A [64][64] result's owned fragments into fp32 smem of row stride k_lds.
   const auto store_jtile = [&](float* dst, const frag_c (&f)[4]) {
 #pragma unroll
@@ -312,8 +321,8 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
     const int j0 = R0 + gid, j1 = j0 + 8;
     for (int i0 = R0; i0 < 64; i0 += 8) { // X[i][j] = 0 for i < j
       const int ia = i0 + tig, ib = ia + 4;
-      const std::uint32_t a[4] = {to_tf32(s_X[ia * k_lds + j0]), to_tf32(s_X[ia * k_lds + j1]),
-                                  to_tf32(s_X[ib * k_lds + j0]), to_tf32(s_X[ib * k_lds + j1])};
+      std::uint32_t a[4];
+      xt_frag(i0, j0, j1, a);
 #pragma unroll
       for (int nt = 0; nt < 8; ++nt) {
         const int col = C0 + 8 * nt + gid;
@@ -378,8 +387,8 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
     const int i0 = R0 + gid, i1 = i0 + 8;
     for (int m0 = R0; m0 < 64; m0 += 8) { // X[m][i] = 0 for m < i
       const int ma = m0 + tig, mb = ma + 4;
-      const std::uint32_t a[4] = {to_tf32(s_X[ma * k_lds + i0]), to_tf32(s_X[ma * k_lds + i1]),
-                                  to_tf32(s_X[mb * k_lds + i0]), to_tf32(s_X[mb * k_lds + i1])};
+      std::uint32_t a[4];
+      xt_frag(m0, i0, i1, a);
 #pragma unroll
       for (int nt = 0; nt < 4; ++nt) {
         const int j = J0 + 8 * nt + gid;
