@@ -159,6 +159,9 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
   const grad_ctx c{s_q, s_k, s_g, s_rq, s_rk};
 
   // ---- phase 0: loads. Group 0: q, k. Group 1: everything stage 3 reads. ----
+  // The copy loops stay rolled (unroll 1): they only issue cp.async, and unrolled they were 5 %
+  // of a kernel whose size costs instruction-cache misses (docs/perf-log.md, bwd v5).
+#pragma unroll 1
   for (int idx = tid; idx < 64 * 16; idx += k_grad_threads) {
     const int i = idx >> 4, seg = idx & 15;
     if (i < L) {
@@ -170,11 +173,13 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
     }
   }
   cp_async_commit();
+#pragma unroll 1
   for (int idx = tid; idx < 128 * 16; idx += k_grad_threads) {
     const int r = idx >> 4, seg = idx & 15;
     cp_async_16(s_h + r * k_ld + seg * 8, p.h + tile * tile_sizes::kv + r * v_dim + seg * 8);
     cp_async_16(s_dh + r * k_ld + seg * 8, p.dh + tile * tile_sizes::kv + r * v_dim + seg * 8);
   }
+#pragma unroll 1
   for (int idx = tid; idx < 64 * 16; idx += k_grad_threads) {
     const int i = idx >> 4, seg = idx & 15;
     if (i < L) {
@@ -293,6 +298,7 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
   frag_c aqk[4] = {};
   mma_abt_bf16(aqk, s_do + R0 * k_ld, s_vn + J0 * k_ld, lane);
   __syncthreads(); // do, v_new, dh are dead: regions B, C, D free
+#pragma unroll 1
   for (int idx = tid; idx < 64 * 16; idx += k_grad_threads) {
     const int i = idx >> 4, seg = idx & 15;
     if (i < L) {
@@ -332,6 +338,8 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
         mma_tf32_1688(ak[nt], a, bk);
       }
     }
+    // the owned rows' dv, addressed once (64-bit row products per store were 9 % of the code)
+    __nv_bfloat16* const dv_row[2] = {p.dv + row_of(j0) * v_dim + C0 + 2 * tig, p.dv + row_of(j1) * v_dim + C0 + 2 * tig};
 #pragma unroll
     for (int nt = 0; nt < 8; ++nt) {
 #pragma unroll
@@ -339,7 +347,7 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
         const int j = R0 + gid + 8 * hh, col = C0 + 8 * nt + 2 * tig;
         const float bj = s_beta[j];
         if (j < L) {
-          *reinterpret_cast<std::uint32_t*>(p.dv + row_of(j) * v_dim + col) =
+          *reinterpret_cast<std::uint32_t*>(dv_row[hh] + 8 * nt) =
               pack_bf16(bj * av[nt].x[2 * hh], bj * av[nt].x[2 * hh + 1]);
         }
 #pragma unroll
@@ -626,6 +634,7 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
   if constexpr (RAW) {
     // All of x in flight at once: the column loop below stores dx between its reads of x, and a
     // load after a possibly aliasing store would wait for it (one memory latency per row).
+#pragma unroll 1
     for (int idx = tid; idx < L * 32; idx += k_grad_threads) {
       const int i = idx >> 5, seg = idx & 31;
       cp_async_16(s_x + i * k_ldf + seg * 4, p.gate_in + row_of(i) * k_dim + seg * 4);
@@ -634,6 +643,7 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
   }
   if (tid < L) p.dbeta[row_of(tid)] = __float2bfloat16_rn(s_dbwy[tid] + (s_dbkk[tid] + s_dbkk[64 + tid]));
   // dq = scale dqs (then the L2-norm backward r (dx' - x' (x' . dx'))), dk likewise
+  const std::size_t own_row[2] = {row_of(R0 + gid) * k_dim + C0 + 2 * tig, row_of(R0 + gid + 8) * k_dim + C0 + 2 * tig};
 #pragma unroll
   for (int nt = 0; nt < 8; ++nt) {
 #pragma unroll
@@ -655,8 +665,8 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
           ok[e] = dkp[nt].x[x];
         }
       }
-      *reinterpret_cast<std::uint32_t*>(p.dq + row_of(i) * k_dim + col) = pack_bf16(oq[0], oq[1]);
-      *reinterpret_cast<std::uint32_t*>(p.dk + row_of(i) * k_dim + col) = pack_bf16(ok[0], ok[1]);
+      *reinterpret_cast<std::uint32_t*>(p.dq + own_row[hh] + 8 * nt) = pack_bf16(oq[0], oq[1]);
+      *reinterpret_cast<std::uint32_t*>(p.dk + own_row[hh] + 8 * nt) = pack_bf16(ok[0], ok[1]);
     }
   }
   // dg_s = sum_{i >= s} dgamma_i, with dgamma_C folded into row len - 1 (gamma_C is its gamma);
@@ -666,9 +676,11 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
     if (tid < k_dim && L > 0) {
       const int d = tid;
       float acc = s_dgc[d];
-      for (int s = L - 1; s >= 0; --s) {
+      const std::size_t step = static_cast<std::size_t>(H) * k_dim;
+      float* dst = p.dgate + row_of(L - 1) * k_dim + d;
+      for (int s = L - 1; s >= 0; --s, dst -= step) {
         acc += s_dgm[s * k_ldf + d];
-        p.dgate[row_of(s) * k_dim + d] = acc;
+        *dst = acc;
       }
     }
   } else {

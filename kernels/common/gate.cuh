@@ -9,8 +9,13 @@ namespace kda::dev {
 // softplus with the fast exp/log units: relative error about 1e-6, far below the TF32 rounding of
 // the products that consume g (docs/perf-log.md, fwd v2: accurate log1pf/expf cost 35% of the
 // raw-gate intra stage).
+// Both candidates computed, then selected: the same values as the branches
+// `z > 15 ? z : z < -15 ? exp(z) : log(1 + exp(z))`, without a branch per element (a branch
+// serialised the 32 unrolled elements of gate_prefix: no overlap of their exp/log latencies).
 __device__ __forceinline__ float softplus_f(float z) {
-  return z > 15.f ? z : (z < -15.f ? __expf(z) : __logf(1.f + __expf(z)));
+  const float e = __expf(z);
+  const float l = __logf(1.f + e);
+  return z > 15.f ? z : (z < -15.f ? e : l);
 }
 
 // g of one element: the gate input itself (g form) or -exp(A_log) softplus(x + dt_bias) (raw).
@@ -36,17 +41,17 @@ __device__ __forceinline__ void gate_prefix(const float* gate_in, const float* A
     bias = dt_bias[head * k + d];
   }
   // All 32 loads first, then the arithmetic: a load -> softplus -> add chain per row would
-  // serialise the memory latency (fwd v2 profile: half the raw-form stall samples).
+  // serialise the memory latency (fwd v2 profile: half the raw-form stall samples). One pointer
+  // stepped by the row stride: a 64-bit index product per row was 20 instructions a load.
+  const std::size_t stride = static_cast<std::size_t>(heads) * k;
+  const float* src = gate_in + (first_row + static_cast<std::size_t>(32 * half) * heads) * k + d;
 #pragma unroll
-  for (int r = 0; r < 32; ++r) {
-    const int i = 32 * half + r;
-    gam[r] = i < len ? gate_in[(first_row + static_cast<std::size_t>(i) * heads) * k + d] : 0.f;
-  }
+  for (int r = 0; r < 32; ++r, src += stride) gam[r] = 32 * half + r < len ? *src : 0.f;
   float acc = 0.f;
 #pragma unroll
   for (int r = 0; r < 32; ++r) {
-    const float g = 32 * half + r < len ? log_gate<RAW>(gam[r], neg_A, bias) : 0.f;
-    acc += g;
+    const float g = log_gate<RAW>(gam[r], neg_A, bias); // rows >= len hold 0: finite, not used
+    acc += 32 * half + r < len ? g : 0.f;
     gam[r] = acc;
   }
   if (half == 0) s_tot[d] = acc;
