@@ -12,16 +12,22 @@
 // factors exp(gamma_i - gamma_n) exp(gamma_n - gamma_j) with a reference row n of the 16-row
 // sub-block, as in the forward: for off-diagonal sub-block pairs both factors are <= 1; diagonal
 // sub-blocks use the factorised (tensor-core) form only when their gamma span is <= k_span_limit
-// (factors within exp(+-40)), otherwise ("slow", fast decay) they go pair by pair in FP32 from
+// (factors within exp(+-64)), otherwise ("slow", fast decay) they go pair by pair in FP32 from
 // exp(gamma_i - gamma_j) <= 1.
 //
 // Precision: bf16 operands for products of bf16 data (do h^T, dv_new h^T, v_new dh^T, do v_new^T,
 // dv_new v^T); TF32 for everything through X and the gated operands; FP32 accumulation and
-// elementwise terms. Every reduction has a fixed order: deterministic.
+// elementwise terms. Every reduction has a fixed order: deterministic. Exponentials are exp_ftz
+// (common/fast_exp.cuh): results below 2^-126 flush to zero.
+//
+// Code size is speed here: one CTA per SM runs the whole unrolled body once per tile, and the
+// time tracked the instruction count (bwd v5, docs/perf-log.md: 10 352 -> 7 536 instructions for
+// the raw form took bwd_grad from 8.9 to 6.2 ms). Keep copy loops rolled and addresses hoisted.
 #include "bwd/grad.cuh"
 
 #include <cstdint>
 
+#include "common/fast_exp.cuh"
 #include "common/gate.cuh"
 #include "common/mma.cuh"
 #include "common/rows.cuh"
@@ -238,7 +244,7 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
 #pragma unroll
       for (int x = 0; x < 4; ++x) {
         const int i = orow(x), d = ocol(nt, x);
-        const float eg = __expf(c.gam(i, d)), v = acc[nt].x[x];
+        const float eg = exp_ftz(c.gam(i, d)), v = acc[nt].x[x];
         dqs[nt].x[x] = fmaf(v, eg, dqs[nt].x[x]);       // qg = qs exp(gamma)
         dgm[nt].x[x] = fmaf(v, c.qs(i, d) * eg, dgm[nt].x[x]);
       }
@@ -271,7 +277,7 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
 #pragma unroll
       for (int x = 0; x < 4; ++x) {
         const int i = orow(x), d = ocol(nt, x);
-        const float ec = __expf(s_gamC[d] - c.gam(i, d)), v = acc[nt].x[x];
+        const float ec = exp_ftz(s_gamC[d] - c.gam(i, d)), v = acc[nt].x[x];
         dkp[nt].x[x] = fmaf(v, ec, dkp[nt].x[x]); // kgC = k' exp(gamma_C - gamma)
         // Cancelling pair 2 (docs/backward-design.md): for i = len - 1, kgC = k' exp(0) and the
         // terms -dkgC kgC (to row i) and +dkgC kgC (to gamma_C, i.e. row len - 1) cancel
@@ -353,7 +359,7 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
 #pragma unroll
         for (int e = 0; e < 2; ++e) {
           const int x = 2 * hh + e, d = col + e;
-          const float v = bj * ak[nt].x[x], eg = __expf(c.gam(j, d));
+          const float v = bj * ak[nt].x[x], eg = exp_ftz(c.gam(j, d));
           dkp[nt].x[x] = fmaf(v, eg, dkp[nt].x[x]); // kgp = k' exp(gamma)
           dgm[nt].x[x] = fmaf(v, c.kp(j, d) * eg, dgm[nt].x[x]);
         }
@@ -375,8 +381,8 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
 #pragma unroll
       for (int nt = 0; nt < 4; ++nt) {
         const int j = J0 + 8 * nt + gid;
-        const std::uint32_t b[2] = {to_tf32(c.kp(j, da) * __expf(c.gam(j, da))),
-                                    to_tf32(c.kp(j, db) * __expf(c.gam(j, db)))};
+        const std::uint32_t b[2] = {to_tf32(c.kp(j, da) * exp_ftz(c.gam(j, da))),
+                                    to_tf32(c.kp(j, db) * exp_ftz(c.gam(j, db)))};
         mma_tf32_1688(at[nt], a, b);
       }
     }
@@ -444,7 +450,7 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
     frag_c rq[8] = {}, rk[8] = {};
     // Reference row n = R0: exp(gamma_i - gamma_n) <= 1 and, for j < n, exp(gamma_n - gamma_j) <= 1.
     // The diagonal block (j >= n) joins the tensor-core sum when its span is <= k_span_limit
-    // (exp(gamma_n - gamma_j) <= exp(40)); dAqk is masked to j < i there: the Aqk diagonal is
+    // (exp(gamma_n - gamma_j) <= exp(64)); dAqk is masked to j < i there: the Aqk diagonal is
     // never formed (cancelling pair 1, below).
     const int n = R0;
     const int i0 = R0 + gid, i1 = i0 + 8;
@@ -460,8 +466,8 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
       for (int nt = 0; nt < 8; ++nt) {
         const int d = C0 + 8 * nt + gid;
         const float gn = c.gam(n, d);
-        const std::uint32_t b[2] = {to_tf32(c.kp(ja, d) * __expf(gn - c.gam(ja, d))),
-                                    to_tf32(c.kp(jc, d) * __expf(gn - c.gam(jc, d)))};
+        const std::uint32_t b[2] = {to_tf32(c.kp(ja, d) * exp_ftz(gn - c.gam(ja, d))),
+                                    to_tf32(c.kp(jc, d) * exp_ftz(gn - c.gam(jc, d)))};
         mma_tf32_1688(rq[nt], aq, b);
         mma_tf32_1688(rk[nt], ak, b);
       }
@@ -470,7 +476,7 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
     for (int nt = 0; nt < 8; ++nt) {
 #pragma unroll
       for (int x = 0; x < 4; ++x) {
-        const float left = __expf(c.gam(orow(x), ocol(nt, x)) - c.gam(n, ocol(nt, x)));
+        const float left = exp_ftz(c.gam(orow(x), ocol(nt, x)) - c.gam(n, ocol(nt, x)));
         rq[nt].x[x] *= left;
         rk[nt].x[x] *= left;
       }
@@ -488,7 +494,7 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
         for (int x = 0; x < 4; ++x) {
           const int hh = x >> 1, d = ocol(nt, x);
           if (gid + 8 * hh > jj) { // i > j
-            const float kj = c.kp(j, d) * __expf(c.gam(orow(x), d) - c.gam(j, d));
+            const float kj = c.kp(j, d) * exp_ftz(c.gam(orow(x), d) - c.gam(j, d));
             rq[nt].x[x] = fmaf(aq[hh], kj, rq[nt].x[x]);
             rk[nt].x[x] = fmaf(ak[hh], kj, rk[nt].x[x]);
           }
@@ -554,7 +560,7 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
       for (int nt = 0; nt < 8; ++nt) {
         const int d = C0 + 8 * nt + gid;
         const float gm = c.gam(m, d);
-        const float ea = __expf(c.gam(ia, d) - gm), ec = __expf(c.gam(ic, d) - gm);
+        const float ea = exp_ftz(c.gam(ia, d) - gm), ec = exp_ftz(c.gam(ic, d) - gm);
         const std::uint32_t bq[2] = {to_tf32(c.qs(ia, d) * ea), to_tf32(c.qs(ic, d) * ec)};
         const std::uint32_t bk[2] = {to_tf32(c.kp(ia, d) * ea), to_tf32(c.kp(ic, d) * ec)};
         mma_tf32_1688(cc[nt], aq, bq);
@@ -566,7 +572,7 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
 #pragma unroll
       for (int x = 0; x < 4; ++x) {
         const int d = ocol(nt, x);
-        cc[nt].x[x] *= __expf(c.gam(m, d) - c.gam(orow(x), d));
+        cc[nt].x[x] *= exp_ftz(c.gam(m, d) - c.gam(orow(x), d));
       }
     }
     // Wide diagonal sub-block, pair by pair (i = R0 + ii > j).
@@ -582,7 +588,7 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
         for (int x = 0; x < 4; ++x) {
           const int hh = x >> 1, d = ocol(nt, x);
           if (ii > gid + 8 * hh) { // i > j
-            const float e = __expf(c.gam(i, d) - c.gam(orow(x), d));
+            const float e = exp_ftz(c.gam(i, d) - c.gam(orow(x), d));
             cc[nt].x[x] = fmaf(aq[hh], c.qs(i, d) * e, cc[nt].x[x]);
             cc[nt].x[x] = fmaf(ak[hh], c.kp(i, d) * e, cc[nt].x[x]);
           }
@@ -707,7 +713,7 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
       const float neg_A = -expf(p.A_log[head]);
       const float* b = p.dt_bias + head * k_dim + d4; // scalar reads: the API asks no 16-byte alignment
       const float4 bias = make_float4(b[0], b[1], b[2], b[3]);
-      const auto dxf = [&](float a, float x, float bb) { return a * neg_A * (1.f / (1.f + __expf(-(x + bb)))); };
+      const auto dxf = [&](float a, float x, float bb) { return a * neg_A * (1.f / (1.f + exp_ftz(-(x + bb)))); };
       for (int sr = tid >> 5; sr < L; sr += k_grad_threads / 32) {
         const float4 acc = *reinterpret_cast<const float4*>(s_dgm + sr * k_ldf + d4);
         float4* xp = reinterpret_cast<float4*>(s_x + sr * k_ldf + d4);

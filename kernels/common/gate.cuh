@@ -69,9 +69,14 @@ __device__ __forceinline__ void store_gamma(const float (&gam)[32], const float*
 }
 
 // Largest gamma span of a 16-row sub-block whose diagonal block goes through the factorised
-// (tensor-core) form, forward and backward alike: its factors reach exp(40) = 2.4e17 and exp(-40),
-// finite and exact enough in TF32. Wider blocks (fast decay) go pair by pair in FP32.
-constexpr float k_span_limit = 40.f;
+// (tensor-core) form, forward and backward alike: its factors reach exp(64) = 6.2e27 and
+// exp(-64) = 1.6e-28, normal FP32/TF32 numbers with ten decades to overflow for the sums they
+// enter (16 or 128 terms of O(1) data times the factor); the relative rounding of each term does
+// not depend on the factor's size. Wider blocks go pair by pair in FP32.
+// Why 64 and not 40 (bwd v5, docs/perf-log.md): with per-channel decays up to ~16 per token an
+// eighth of the sub-blocks at the seed's *normal* decay spanned more than 40 in some column, and
+// the pair-by-pair path cost a quarter of bwd_grad; beyond 64 almost only fast decay remains.
+constexpr float k_span_limit = 64.f;
 
 // wide[sb]: the gamma span of rows [16 sb, 16 sb + 16) of gate_prefix's gam[] exceeds
 // k_span_limit (NaN counts as wide: take the pair-by-pair path).

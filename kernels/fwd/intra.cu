@@ -8,12 +8,15 @@
 //    exp(gamma_n - gamma_j) for j >= n, up to exp(span) where span is the gamma range inside the
 //    block. Used only when span <= k_span_limit (normal decay); otherwise ("slow" block, fast
 //    decay) each pair is computed elementwise from exp(gamma_i - gamma_j), i >= j, in FP32.
+// Exponentials: exp_ftz (common/fast_exp.cuh), denormal results flushed to zero; the gate itself
+// (common/gate.cuh) keeps __expf, so g and gamma are the backward's bits.
 // Precision: Akk/Aqk and w/u products in TF32 with FP32 accumulation, the triangular inverse in
 // FP32; outputs for the state pass in bf16. Every reduction has a fixed order: deterministic.
 #include "fwd/intra.cuh"
 
 #include <cstdint>
 
+#include "common/fast_exp.cuh"
 #include "common/gate.cuh"
 #include "common/mma.cuh"
 #include "common/rows.cuh"
@@ -106,16 +109,16 @@ __device__ void intra_block_mma(const intra_ctx& c, int I, int J, int lane) {
 #pragma unroll
     for (int step = 0; step < 2; ++step) {
       const int a = 2 * step, b = a + 1; // the two d of this k8 step: slots tig and tig + 4
-      const float e0a = __expf(g0v[a] - gnv[a]), e1a = __expf(g1v[a] - gnv[a]);
-      const float e0b = __expf(g0v[b] - gnv[b]), e1b = __expf(g1v[b] - gnv[b]);
+      const float e0a = exp_ftz(g0v[a] - gnv[a]), e1a = exp_ftz(g1v[a] - gnv[a]);
+      const float e0b = exp_ftz(g0v[b] - gnv[b]), e1b = exp_ftz(g1v[b] - gnv[b]);
       const std::uint32_t ak[4] = {to_tf32(k0v[a] * rk0 * e0a), to_tf32(k1v[a] * rk1 * e1a),
                                    to_tf32(k0v[b] * rk0 * e0b), to_tf32(k1v[b] * rk1 * e1b)};
       const std::uint32_t aq[4] = {to_tf32(q0v[a] * rq0 * e0a), to_tf32(q1v[a] * rq1 * e1a),
                                    to_tf32(q0v[b] * rq0 * e0b), to_tf32(q1v[b] * rq1 * e1b)};
-      const std::uint32_t b0[2] = {to_tf32(kj0v[a] * rkj0 * __expf(gnv[a] - gj0v[a])),
-                                   to_tf32(kj0v[b] * rkj0 * __expf(gnv[b] - gj0v[b]))};
-      const std::uint32_t b1[2] = {to_tf32(kj1v[a] * rkj1 * __expf(gnv[a] - gj1v[a])),
-                                   to_tf32(kj1v[b] * rkj1 * __expf(gnv[b] - gj1v[b]))};
+      const std::uint32_t b0[2] = {to_tf32(kj0v[a] * rkj0 * exp_ftz(gnv[a] - gj0v[a])),
+                                   to_tf32(kj0v[b] * rkj0 * exp_ftz(gnv[b] - gj0v[b]))};
+      const std::uint32_t b1[2] = {to_tf32(kj1v[a] * rkj1 * exp_ftz(gnv[a] - gj1v[a])),
+                                   to_tf32(kj1v[b] * rkj1 * exp_ftz(gnv[b] - gj1v[b]))};
       mma_tf32_1688(kk[0], ak, b0);
       mma_tf32_1688(qk[0], aq, b0);
       mma_tf32_1688(kk[1], ak, b1);
@@ -148,7 +151,7 @@ __device__ void intra_pair_exact(const intra_ctx& c, int I, int pair) {
   const int i = 16 * I + ii, j = 16 * I + jj;
   float skk = 0.f, sqk = 0.f;
   for (int d = 0; d < k_dim; ++d) {
-    const float e = __expf(c.s_g[i * k_ld_g + d] - c.s_g[j * k_ld_g + d]);
+    const float e = exp_ftz(c.s_g[i * k_ld_g + d] - c.s_g[j * k_ld_g + d]);
     const float kje = bf(c.s_k, j * k_ld_bf + d) * e;
     skk = fmaf(bf(c.s_k, i * k_ld_bf + d), kje, skk);
     sqk = fmaf(bf(c.s_q, i * k_ld_bf + d), kje, sqk);
@@ -259,8 +262,8 @@ __global__ void __launch_bounds__(k_intra_threads, 2) fwd_intra_kernel(fwd_intra
         std::uint32_t qg_out[4], kg_out[4];
 #pragma unroll
         for (int e = 0; e < 8; e += 2) {
-          qg_out[e / 2] = pack_bf16(qv[e] * rq * __expf(gm[e]), qv[e + 1] * rq * __expf(gm[e + 1]));
-          kg_out[e / 2] = pack_bf16(kv[e] * rk * __expf(gc[e] - gm[e]), kv[e + 1] * rk * __expf(gc[e + 1] - gm[e + 1]));
+          qg_out[e / 2] = pack_bf16(qv[e] * rq * exp_ftz(gm[e]), qv[e + 1] * rq * exp_ftz(gm[e + 1]));
+          kg_out[e / 2] = pack_bf16(kv[e] * rk * exp_ftz(gc[e] - gm[e]), kv[e + 1] * rk * exp_ftz(gc[e + 1] - gm[e + 1]));
         }
         const std::size_t off = tile * tile_sizes::ck + i * k_dim + d0;
         *reinterpret_cast<uint4*>(p.qg + off) = make_uint4(qg_out[0], qg_out[1], qg_out[2], qg_out[3]);
@@ -289,8 +292,8 @@ __global__ void __launch_bounds__(k_intra_threads, 2) fwd_intra_kernel(fwd_intra
     float* gp = s_g + i * k_ld_g + d4;
     const float4 gm = f4(gp), kv = bf4(s_k + i * k_ld_bf + d4);
     const float b = s_beta[i], rk = s_rk[i];
-    *reinterpret_cast<float4*>(gp) = make_float4(b * kv.x * rk * __expf(gm.x), b * kv.y * rk * __expf(gm.y),
-                                                 b * kv.z * rk * __expf(gm.z), b * kv.w * rk * __expf(gm.w));
+    *reinterpret_cast<float4*>(gp) = make_float4(b * kv.x * rk * exp_ftz(gm.x), b * kv.y * rk * exp_ftz(gm.y),
+                                                 b * kv.z * rk * exp_ftz(gm.z), b * kv.w * rk * exp_ftz(gm.w));
   }
 
   // ---- X = (I + Akk)^-1, in place. Diagonal 16x16 blocks by forward substitution ----

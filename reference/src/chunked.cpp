@@ -82,7 +82,7 @@ mat cumsum_rows(const mat& g) {
 // exceeds k_span_limit the block is computed pair by pair from exp(gamma_i - gamma_j) instead.
 
 constexpr Index k_sub_block = 16;
-constexpr double k_span_limit = 300.0; // FP64 (exp(300) ~ 2e130); the GPU's FP32 limit is 40
+constexpr double k_span_limit = 300.0; // FP64 (exp(300) ~ 2e130); the GPU's FP32 limit is 64
 
 struct block {
   Index start = 0, len = 0;
