@@ -4,6 +4,8 @@
 // results JSON (and BEFORE's beside it with --before, followed by the before/after table).
 #include <cstdio>
 #include <filesystem>
+#include <string>
+#include <vector>
 
 #include <spdlog/spdlog.h>
 
@@ -76,7 +78,18 @@ int cmd_run(const run_options& o, const std::string& command_line) {
 
   const std::string out_path = o.out.empty() ? default_out_path() : o.out;
   const std::string before_path = report::before_results_path(out_path);
-  if (!may_write(out_path, o.force) || (session->before && !may_write(before_path, o.force))) return k_exit_usage;
+  // With several keys, the finished rows are also kept in *.partial.json after each row (a run
+  // stopped by a time limit loses only the row in progress); removed once the results are written.
+  const bool keep_partial = keys.size() > 1;
+  const std::string partial_path = report::partial_results_path(out_path);
+  const std::string before_partial_path = report::partial_results_path(before_path);
+  std::vector<std::string> targets{out_path};
+  if (keep_partial) targets.push_back(partial_path);
+  if (session->before) targets.push_back(before_path);
+  if (session->before && keep_partial) targets.push_back(before_partial_path);
+  for (const std::string& path : targets) {
+    if (!may_write(path, o.force)) return k_exit_usage;
+  }
 
   timing_engine engine(method, session->gpu.l2_bytes, session->clock.get());
   timing_setup timing{engine, std::nullopt, {}};
@@ -99,6 +112,11 @@ int cmd_run(const run_options& o, const std::string& command_line) {
     spdlog::info("[{}/{}] {}: {} tokens in {} sequences, {} heads", ki + 1, keys.size(), key.str(), scen.total_tokens(),
                  scen.seq_lens.size(), scen.heads);
     if (!run_row(key, scen, ro, libs, timing, docs)) failed = true;
+    if (keep_partial && ki + 1 < keys.size()) {
+      report::write_results(partial_path, after_doc, true);
+      if (session->before) report::write_results(before_partial_path, before_doc, true);
+      spdlog::info("{} of {} row keys done; finished rows kept in {}", ki + 1, keys.size(), partial_path);
+    }
   }
 
   record_clocks(after_doc.context, session->gpu, session->clock.get(), timing.clocks);
@@ -111,6 +129,11 @@ int cmd_run(const run_options& o, const std::string& command_line) {
     report::table_options t;
     t.verdicts = report::compare_all(before_doc, after_doc);
     std::printf("\n%s", report::render_markdown(before_doc, after_doc, t).c_str());
+  }
+  if (keep_partial) {
+    std::error_code ec; // the complete results are written: the partial ones are redundant
+    std::filesystem::remove(partial_path, ec);
+    std::filesystem::remove(before_partial_path, ec);
   }
   if (failed) spdlog::error("a check failed (see above)");
   return failed ? k_exit_failure : k_exit_ok;

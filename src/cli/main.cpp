@@ -56,7 +56,7 @@ int main(int argc, char** argv) {
   app.add_option("--decay", run.decay,
                  "decay regimes normal|fast (comma list); default: normal for timing, normal,fast with --check");
   app.add_option("--seed", run.seed, "seed of the counter-based input generator");
-  app.add_option("--out", run.out, "results JSON path (default: results/<UTC date-time>.json)");
+  app.add_option("--out", run.out, "results JSON path (default: results/<UTC date-time>.json); with several row keys the rows finished so far are kept in <out>.partial.json until the run ends");
   app.add_flag("--force", run.force, "overwrite an existing --out file or --dump folder");
   app.add_flag("--check", run.check, "compare every output with the FP64 CPU reference; fail above the thresholds");
   app.add_option("--check-heads", run.check_heads,

@@ -1,6 +1,7 @@
 #include "report/results_paths.hpp"
 
 #include <ctime>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -27,6 +28,16 @@ void append_words(std::string& out, std::string_view text, bool glue_spaces) {
       boundary = true;
     }
   }
+}
+
+// "x.json" -> "x.<tag>.json"; a name without .json gets ".<tag>.json" appended.
+std::string sibling_results_path(const std::string& out, std::string_view tag) {
+  constexpr std::string_view ext = ".json";
+  const std::string suffix = fmt::format(".{}.json", tag);
+  if (out.size() > ext.size() && std::string_view(out).ends_with(ext)) {
+    return out.substr(0, out.size() - ext.size()) + suffix;
+  }
+  return out + suffix;
 }
 
 } // namespace
@@ -71,12 +82,8 @@ std::string utc_date_today() {
   return buf;
 }
 
-std::string before_results_path(const std::string& out) {
-  constexpr std::string_view ext = ".json";
-  if (out.size() > ext.size() && std::string_view(out).ends_with(ext)) {
-    return out.substr(0, out.size() - ext.size()) + ".before.json";
-  }
-  return out + ".before.json";
-}
+std::string before_results_path(const std::string& out) { return sibling_results_path(out, "before"); }
+
+std::string partial_results_path(const std::string& out) { return sibling_results_path(out, "partial"); }
 
 } // namespace kda::report

@@ -26,4 +26,9 @@ std::string utc_date_today();
 // without .json gets ".before.json" appended).
 std::string before_results_path(const std::string& out);
 
+// Where a run of several row keys keeps the rows finished so far: "results/x.json" ->
+// "results/x.partial.json", rewritten after every row and removed once `out` is written, so a run
+// that is killed (a time limit, a crash) still leaves every finished row behind.
+std::string partial_results_path(const std::string& out);
+
 } // namespace kda::report

@@ -54,5 +54,11 @@ TEST(before_results_path, beside_out) {
   EXPECT_EQ(before_results_path(".json"), ".json.before.json");
 }
 
+TEST(partial_results_path, beside_out) {
+  EXPECT_EQ(partial_results_path("results/x.json"), "results/x.partial.json");
+  EXPECT_EQ(partial_results_path("a.b/run"), "a.b/run.partial.json");
+  EXPECT_EQ(partial_results_path(report::before_results_path("r/x.json")), "r/x.before.partial.json");
+}
+
 } // namespace
 } // namespace kda::report
