@@ -21,8 +21,8 @@
 // (common/fast_exp.cuh): results below 2^-126 flush to zero.
 //
 // Code size is speed here: one CTA per SM runs the whole unrolled body once per tile, and the
-// time tracked the instruction count (bwd v5, docs/perf-log.md: 10 352 -> 7 536 instructions for
-// the raw form took bwd_grad from 8.9 to 6.2 ms). Keep copy loops rolled and addresses hoisted.
+// time tracked the instruction count (bwd v5a, docs/perf-log.md: 10 352 -> 8 384 instructions for
+// the raw form took bwd_grad from 8.9 to 6.3 ms). Keep copy loops rolled and addresses hoisted.
 #include "bwd/grad.cuh"
 
 #include <cstdint>
@@ -345,7 +345,8 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
       }
     }
     // the owned rows' dv, addressed once (64-bit row products per store were 9 % of the code)
-    __nv_bfloat16* const dv_row[2] = {p.dv + row_of(j0) * v_dim + C0 + 2 * tig, p.dv + row_of(j1) * v_dim + C0 + 2 * tig};
+    __nv_bfloat16* const dv_row[2] = {p.dv + row_of(j0) * v_dim + C0 + 2 * tig,
+                                      p.dv + row_of(j1) * v_dim + C0 + 2 * tig};
 #pragma unroll
     for (int nt = 0; nt < 8; ++nt) {
 #pragma unroll
@@ -649,7 +650,8 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
   }
   if (tid < L) p.dbeta[row_of(tid)] = __float2bfloat16_rn(s_dbwy[tid] + (s_dbkk[tid] + s_dbkk[64 + tid]));
   // dq = scale dqs (then the L2-norm backward r (dx' - x' (x' . dx'))), dk likewise
-  const std::size_t own_row[2] = {row_of(R0 + gid) * k_dim + C0 + 2 * tig, row_of(R0 + gid + 8) * k_dim + C0 + 2 * tig};
+  const std::size_t own_row[2] = {row_of(R0 + gid) * k_dim + C0 + 2 * tig,
+                                  row_of(R0 + gid + 8) * k_dim + C0 + 2 * tig};
 #pragma unroll
   for (int nt = 0; nt < 8; ++nt) {
 #pragma unroll
