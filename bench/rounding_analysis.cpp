@@ -2,11 +2,22 @@
 // gate-gradient error comes from"): the FP64 chunked reference with the GPU's bf16 storage
 // emulated at one place at a time (chunked_options::bf16_*), against the FP64 recurrence on the
 // same inputs. Prints rel-L2 per tensor; not a test (it asserts nothing) and not a benchmark.
-//   rounding_analysis [T] [seeds]     (default T = 1024, 3 seeds; K = V = 128, one head)
+//   rounding_analysis [T] [seeds] [per-tensor]
+//     (default T = 1024, 3 seeds; K = V = 128, one head). "per-tensor": instead of the storage
+//     classes, one tensor at a time: each of w, u, qg, kgC, Aqk, h, v_new raised to tf32 with the
+//     rest in bf16, and lowered to bf16 with the rest in tf32 (dh, dv_new in bf16 throughout).
+//     "raise=u,v_new;u,v_new,h;...": each ';'-separated set of those tensors raised to tf32 together,
+//     the rest in bf16; a set ending in "/bwd-bf16" has the gradient stages read h and v_new in
+//     bf16 (a saved set kept narrow while the forward's products are raised).
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <optional>
+#include <utility>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "kda_reference.hpp"
@@ -23,7 +34,7 @@ double rel_l2(const mat& got, const mat& ref) { return (got - ref).norm() / ref.
 double rel_l2(const vec& got, const vec& ref) { return (got - ref).norm() / ref.norm(); }
 
 struct variant {
-  const char* name;
+  std::string name;
   chunked_options opt;
 };
 
@@ -34,8 +45,8 @@ int main(int argc, char** argv) {
   const int seeds = argc > 2 ? std::atoi(argv[2]) : 3;
   using st = chunked_options::storage;
   // name, then the storage of the intra tiles, of h and v_new, of dh and dv_new.
-  const auto make = [](const char* name, st intra, st saved, st grad) {
-    variant v{name, {}};
+  const auto make = [](std::string name, st intra, st saved, st grad) {
+    variant v{std::move(name), {}};
     v.opt.intra_tiles = intra;
     v.opt.saved_set = saved;
     v.opt.state_grad = grad;
@@ -64,6 +75,46 @@ int main(int argc, char** argv) {
   variants.push_back(wide_bwd("fwd bf16|bwd bf16,fp32", st::bf16, st::fp32));
   variants.push_back(wide_bwd("fwd bf16|bwd tf32,bf16", st::tf32, st::bf16));
 
+  using slot = std::optional<st> chunked_options::per_tensor::*;
+  const struct {
+    const char* name;
+    slot member;
+  } tensors[] = {{"w", &chunked_options::per_tensor::w},     {"u", &chunked_options::per_tensor::u},
+                 {"qg", &chunked_options::per_tensor::qg},   {"kgC", &chunked_options::per_tensor::kgC},
+                 {"Aqk", &chunked_options::per_tensor::Aqk}, {"h", &chunked_options::per_tensor::h},
+                 {"v_new", &chunked_options::per_tensor::v_new}};
+  if (argc > 3 && std::strcmp(argv[3], "per-tensor") == 0) {
+    variants = {make("all bf16 (GPU v5)", st::bf16, st::bf16, st::bf16),
+                make("tf32,tf32,bf16", st::tf32, st::tf32, st::bf16)};
+    for (const auto& t : tensors) {
+      variant up = make(std::string("bf16, ") + t.name + " tf32", st::bf16, st::bf16, st::bf16);
+      up.opt.only.*(t.member) = st::tf32;
+      variants.push_back(up);
+    }
+    for (const auto& t : tensors) {
+      variant down = make(std::string("tf32, ") + t.name + " bf16", st::tf32, st::tf32, st::bf16);
+      down.opt.only.*(t.member) = st::bf16;
+      variants.push_back(down);
+    }
+  } else if (argc > 3 && std::strncmp(argv[3], "raise=", 6) == 0) {
+    variants = {make("all bf16 (GPU v5)", st::bf16, st::bf16, st::bf16)};
+    std::string sets = argv[3] + 6;
+    for (std::size_t a = 0; a <= sets.size();) {
+      const std::size_t b = std::min(sets.find(';', a), sets.size());
+      std::string set = sets.substr(a, b - a);
+      constexpr std::string_view narrow_saved = "/bwd-bf16";
+      const bool bwd_bf16 = set.size() > narrow_saved.size() && set.ends_with(narrow_saved);
+      if (bwd_bf16) set.resize(set.size() - narrow_saved.size());
+      variant v = make("bf16, " + set + " tf32" + (bwd_bf16 ? ", bwd reads bf16" : ""), st::bf16, st::bf16, st::bf16);
+      if (bwd_bf16) v.opt.bwd_saved_set = st::bf16;
+      for (const auto& t : tensors) {
+        if (("," + set + ",").find(std::string(",") + t.name + ",") != std::string::npos) v.opt.only.*(t.member) = st::tf32;
+      }
+      variants.push_back(v);
+      a = b + 1;
+    }
+  }
+
   std::printf("T = %d, K = V = 128, %d seeds; rel-L2 vs the FP64 recurrence (root mean square over seeds)\n"
               "storage of: intra tiles (w, u, qg, kg, Aqk), h and v_new, dh and dv_new\n", T, seeds);
   for (const auto gate : {gate_form::g, gate_form::raw}) {
@@ -86,7 +137,7 @@ int main(int argc, char** argv) {
                                                       : 0.0};
           for (int i = 0; i < 7; ++i) e[i] += x[i] * x[i] / seeds;
         }
-        std::printf("%-26s", v.name);
+        std::printf("%-26s", v.name.c_str());
         for (double x : e) std::printf(" %10.2e", std::sqrt(x));
         std::printf("\n");
       }

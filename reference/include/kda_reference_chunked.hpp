@@ -82,6 +82,13 @@ struct chunked_options {
   // accumulators). Unset: the same as intra_tiles and saved_set.
   std::optional<storage> bwd_intra_tiles;
   std::optional<storage> bwd_saved_set;
+  // Per-tensor overrides of intra_tiles (w, u, qg, kgC, Aqk) and saved_set (h, v_new), in the
+  // forward and the backward alike: which operand's precision matters (bench/rounding_analysis,
+  // "one tensor at a time").
+  struct per_tensor {
+    std::optional<storage> w, u, qg, kgC, Aqk, h, v_new;
+  };
+  per_tensor only;
 };
 
 struct chunked_trace {

@@ -238,13 +238,13 @@ mat stored_as(storage f, const mat& x) {
 // The intra tiles as the state passes read them (chunked_options::intra_tiles).
 std::vector<intra_forward> as_state_pass_reads(const std::vector<intra_forward>& intra, const chunked_options& o) {
   std::vector<intra_forward> r = intra;
-  if (o.intra_tiles == storage::exact) return r;
+  const auto of = [&](const std::optional<storage>& one) { return one.value_or(o.intra_tiles); };
   for (intra_forward& f : r) {
-    f.w = stored_as(o.intra_tiles, f.w);
-    f.u = stored_as(o.intra_tiles, f.u);
-    f.qg = stored_as(o.intra_tiles, f.qg);
-    f.kgC = stored_as(o.intra_tiles, f.kgC);
-    f.Aqk = stored_as(o.intra_tiles, f.Aqk);
+    f.w = stored_as(of(o.only.w), f.w);
+    f.u = stored_as(of(o.only.u), f.u);
+    f.qg = stored_as(of(o.only.qg), f.qg);
+    f.kgC = stored_as(of(o.only.kgC), f.kgC);
+    f.Aqk = stored_as(of(o.only.Aqk), f.Aqk);
   }
   return r;
 }
@@ -255,9 +255,9 @@ std::vector<intra_forward> as_state_pass_reads(const std::vector<intra_forward>&
 mat state_pass(const std::vector<chunk_inputs>& chunks, const std::vector<intra_forward>& intra,
                mat h, mat& o, saved_set& saved, const chunked_options& opt = {}) {
   for (std::size_t n = 0; n < chunks.size(); ++n) {
-    const mat hr = stored_as(opt.saved_set, h);
+    const mat hr = stored_as(opt.only.h.value_or(opt.saved_set), h);
     mat v_new_acc = v_new_of(intra[n], hr);
-    mat v_new = stored_as(opt.saved_set, v_new_acc);
+    mat v_new = stored_as(opt.only.v_new.value_or(opt.saved_set), v_new_acc);
     o.middleRows(chunks[n].start, chunks[n].len) = o_of(intra[n], hr, v_new);
     mat h_next = h_next_of(intra[n], h, v_new);
     saved.h.push_back(hr);
@@ -552,6 +552,7 @@ head_results run_chunked(const head_problem& p, const chunked_options& options,
 
   chunked_options bwd_reads;
   bwd_reads.intra_tiles = options.bwd_intra_tiles.value_or(options.intra_tiles);
+  if (!options.bwd_intra_tiles) bwd_reads.only = options.only; // per-tensor overrides follow the forward's
   reverse_pass rev = reverse_state_pass(chunks, as_state_pass_reads(intra, bwd_reads), final_state_gradient(p),
                                         options);
   // h and v_new as the gradient stages read them.
