@@ -7,8 +7,9 @@
 //     classes, one tensor at a time: each of w, u, qg, kgC, Aqk, h, v_new raised to tf32 with the
 //     rest in bf16, and lowered to bf16 with the rest in tf32 (dh, dv_new in bf16 throughout).
 //     "raise=u,v_new;u,v_new,h;...": each ';'-separated set of those tensors raised to tf32 together,
-//     the rest in bf16; a set ending in "/bwd-bf16" has the gradient stages read h and v_new in
-//     bf16 (a saved set kept narrow while the forward's products are raised).
+//     the rest in bf16; "dstate" in a set raises dh and dv_new (bwd_dh's operands and outputs); a
+//     set ending in "/bwd-bf16" has the gradient stages read h and v_new in bf16 (a saved set kept
+//     narrow while the forward's products are raised).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -107,6 +108,7 @@ int main(int argc, char** argv) {
       if (bwd_bf16) set.resize(set.size() - narrow_saved.size());
       variant v = make("bf16, " + set + " tf32" + (bwd_bf16 ? ", bwd reads bf16" : ""), st::bf16, st::bf16, st::bf16);
       if (bwd_bf16) v.opt.bwd_saved_set = st::bf16;
+      if (("," + set + ",").find(",dstate,") != std::string::npos) v.opt.state_grad = st::tf32;
       for (const auto& t : tensors) {
         if (("," + set + ",").find(std::string(",") + t.name + ",") != std::string::npos) v.opt.only.*(t.member) = st::tf32;
       }
@@ -119,23 +121,25 @@ int main(int argc, char** argv) {
               "storage of: intra tiles (w, u, qg, kg, Aqk), h and v_new, dh and dv_new\n", T, seeds);
   for (const auto gate : {gate_form::g, gate_form::raw}) {
     for (const auto decay : {decay_regime::normal, decay_regime::fast}) {
-      std::printf("\n%s gate, %s decay\n%-26s %10s %10s %10s %10s %10s %10s %10s\n", gate == gate_form::g ? "g" : "raw",
-                  decay == decay_regime::normal ? "normal" : "fast", "bf16 at", "o", "dq", "dk", "dv", "dbeta",
-                  "dg/dx", "dA_log");
+      std::printf("\n%s gate, %s decay\n%-26s %10s %10s %10s %10s %10s %10s %10s %10s\n",
+                  gate == gate_form::g ? "g" : "raw", decay == decay_regime::normal ? "normal" : "fast", "bf16 at", "o",
+                  "dq", "dk", "dv", "dbeta", "dg/dx", "dA_log", "ddt_bias");
       for (const variant& v : variants) {
-        double e[7] = {};
+        double e[8] = {};
         for (int s = 0; s < seeds; ++s) {
           const head_problem p = testing::full_size_problem(gate, decay, T, 1000 + static_cast<std::uint64_t>(s));
           const head_results ref = forward_backward(p);
           const head_results got = trace_chunked(p, v.opt).results;
-          const double x[7] = {rel_l2(got.outputs.o, ref.outputs.o), rel_l2(got.gradients.dq, ref.gradients.dq),
+          const bool raw = gate == gate_form::raw;
+          const double x[8] = {rel_l2(got.outputs.o, ref.outputs.o), rel_l2(got.gradients.dq, ref.gradients.dq),
                                rel_l2(got.gradients.dk, ref.gradients.dk), rel_l2(got.gradients.dv, ref.gradients.dv),
                                rel_l2(got.gradients.dbeta, ref.gradients.dbeta),
                                rel_l2(got.gradients.dgate, ref.gradients.dgate),
-                               gate == gate_form::raw ? std::abs(got.gradients.dA_log - ref.gradients.dA_log) /
-                                                            std::abs(ref.gradients.dA_log)
-                                                      : 0.0};
-          for (int i = 0; i < 7; ++i) e[i] += x[i] * x[i] / seeds;
+                               raw ? std::abs(got.gradients.dA_log - ref.gradients.dA_log) /
+                                         std::abs(ref.gradients.dA_log)
+                                   : 0.0,
+                               raw ? rel_l2(got.gradients.ddt_bias, ref.gradients.ddt_bias) : 0.0};
+          for (int i = 0; i < 8; ++i) e[i] += x[i] * x[i] / seeds;
         }
         std::printf("%-26s", v.name.c_str());
         for (double x : e) std::printf(" %10.2e", std::sqrt(x));
