@@ -63,20 +63,20 @@ kda_status check_fwd_args(const kda_plan* plan, const kda_fwd_args* a, bool need
 
 // Where the intra stage's per-tile outputs go (and the later stages read them) in one call.
 struct intra_tiles {
-  __nv_bfloat16 *w, *u, *qg, *kg, *Aqk;
-  float *gC, *X; // X = (I + Akk)^-1: written only when non-null
+  __nv_bfloat16 *w, *qg, *kg, *Aqk;
+  float *u, *gC, *X; // X = (I + Akk)^-1: written only when non-null
 };
 
 // The plan's workspace (replay path; forward without a saved set). X: plan->X or null.
 intra_tiles workspace_tiles(const kda_plan* plan, float* X) {
-  return {plan->w, plan->u, plan->qg, plan->kg, plan->Aqk, plan->gC, X};
+  return {plan->w, plan->qg, plan->kg, plan->Aqk, plan->u, plan->gC, X};
 }
 
 // Saved path: everything but u (only the forward state pass reads it) lives in the saved set, so
 // the backward reads the forward's intra outputs (the same bits its own recompute would give)
 // instead of running the intra stage again.
 intra_tiles saved_tiles(const kda_plan* plan, const kda_plan::saved_regions& r) {
-  return {r.w, plan->u, r.qg, r.kg, r.Aqk, r.gC, r.X};
+  return {r.w, r.qg, r.kg, r.Aqk, plan->u, r.gC, r.X};
 }
 
 // The saved set's regions at `saved` (all null when there is none).
@@ -95,7 +95,7 @@ kda::dev::fwd_intra_params intra_params(const kda_plan* plan, const kda_fwd_args
 
 // h_out / vn_out: where the state pass stores h entering each chunk and v_new (null: nowhere).
 kda::dev::fwd_state_params state_params(const kda_plan* plan, const intra_tiles& t, void* o, __nv_bfloat16* h_out,
-                                        __nv_bfloat16* vn_out) {
+                                        float* vn_out) {
   return {plan->seqs, plan->seq_order, plan->problem.heads, t.w, t.u, t.qg, t.kg, t.Aqk, t.gC,
           static_cast<__nv_bfloat16*>(o), h_out, vn_out};
 }
@@ -135,7 +135,8 @@ kda_status check_bwd_args(const kda_plan* plan, const kda_bwd_args* a) {
 // the replay path the plan's workspace, filled by bwd_intra and bwd_state_replay.
 struct bwd_sources {
   intra_tiles tiles;
-  const __nv_bfloat16 *h, *vn;
+  const __nv_bfloat16* h;
+  const float* vn;
 };
 
 bwd_sources bwd_sources_of(const kda_plan* plan, const kda_bwd_args* a) {
@@ -143,7 +144,8 @@ bwd_sources bwd_sources_of(const kda_plan* plan, const kda_bwd_args* a) {
     const kda_plan::saved_regions r = regions_of(plan, a->fwd.saved);
     return {saved_tiles(plan, r), r.h, r.vn};
   }
-  return {workspace_tiles(plan, plan->X), plan->replay, plan->replay + plan->saved_h_elems()};
+  const kda_plan::saved_regions rep = regions_of(plan, plan->replay); // its h and v_new only
+  return {workspace_tiles(plan, plan->X), rep.h, rep.vn};
 }
 
 // Backward stages: 0 bwd_intra (replay path only: the forward intra stage recomputed, plus X),
@@ -162,13 +164,14 @@ kda_status run_bwd_stage(const kda_plan* plan, const kda_bwd_args* a, int stage,
     e = kda::dev::launch_fwd_intra(intra_params(plan, &a->fwd, workspace_tiles(plan, plan->X)), plan->num_chunks,
                                    raw, plan->problem.l2n == KDA_L2N_FUSED, st);
     break;
-  case 1:
+  case 1: {
     if (a->fwd.saved) return KDA_OK;
     what = "bwd_state_replay launch";
-    e = kda::dev::launch_fwd_state(state_params(plan, workspace_tiles(plan, nullptr), nullptr, plan->replay,
-                                                plan->replay + plan->saved_h_elems()),
+    const kda_plan::saved_regions rep = regions_of(plan, plan->replay); // its h and v_new only
+    e = kda::dev::launch_fwd_state(state_params(plan, workspace_tiles(plan, nullptr), nullptr, rep.h, rep.vn),
                                    plan->num_seqs, plan->state_vtile, st);
     break;
+  }
   case 2: {
     what = "bwd_dh launch";
     const intra_tiles t = bwd_sources_of(plan, a).tiles;
@@ -304,7 +307,7 @@ kda_status kda_plan_create(const kda_problem* problem, kda_plan** out) {
   step(alloc(&plan->X, tiles * kda::dev::tile_sizes::cc));
   step(alloc(&plan->dh, tiles * kda::dev::tile_sizes::kv));
   step(alloc(&plan->dvn, tiles * kda::dev::tile_sizes::ck));
-  step(alloc(&plan->replay, plan->saved_h_elems() + plan->saved_vn_elems()));
+  step(cudaMalloc(&plan->replay, std::max<std::size_t>(plan->replay_bytes(), 1)));
   step(alloc(&plan->dA_part, tiles));
   step(alloc(&plan->ddt_part, tiles * kda::dev::k_dim));
   if (e == cudaSuccess && !chunks.empty()) {

@@ -20,30 +20,33 @@ struct kda_plan {
   kda::dev::seq_info* seqs = nullptr;     // device
   int* seq_order = nullptr;               // device
 
-  // Forward intermediates (per tile = chunk * H + head).
-  __nv_bfloat16 *w = nullptr, *u = nullptr, *qg = nullptr, *kg = nullptr, *Aqk = nullptr;
-  float* gC = nullptr;
+  // Forward intermediates (per tile = chunk * H + head). u = Tm v stays FP32: with v_new it is
+  // the operand whose bf16 rounding bounded the gate gradients (docs/backward-design.md).
+  __nv_bfloat16 *w = nullptr, *qg = nullptr, *kg = nullptr, *Aqk = nullptr;
+  float *u = nullptr, *gC = nullptr;
 
   // Backward workspace (per tile): X = (I + Akk)^-1 from bwd_intra; dh (state gradient leaving the
-  // chunk) and dv_new from bwd_dh; the replay path's h and v_new (saved-set layout); the raw
-  // form's per-tile partials of dA_log and dt_bias.
+  // chunk) and dv_new from bwd_dh; the replay path's h and v_new (the saved set's first two
+  // regions, replay_bytes()); the raw form's per-tile partials of dA_log and dt_bias.
   float* X = nullptr;
-  __nv_bfloat16 *dh = nullptr, *dvn = nullptr, *replay = nullptr;
+  __nv_bfloat16 *dh = nullptr, *dvn = nullptr;
+  void* replay = nullptr;
   float *dA_part = nullptr, *ddt_part = nullptr;
 
   std::size_t tiles() const { return static_cast<std::size_t>(num_chunks) * problem.heads; }
-  // h entering each chunk [tile][128][128] then v_new [tile][64][128], both bf16: the head of the
+  // h entering each chunk [tile][128][128] bf16 then v_new [tile][64][128] fp32: the head of the
   // saved set, and the whole of the replay buffer.
-  std::size_t saved_h_elems() const { return tiles() * kda::dev::tile_sizes::kv; }
-  std::size_t saved_vn_elems() const { return tiles() * kda::dev::tile_sizes::ck; }
+  std::size_t replay_bytes() const {
+    return tiles() * (kda::dev::tile_sizes::kv * 2 + kda::dev::tile_sizes::ck * 4);
+  }
 
   // The saved set the forward writes on the saved path (docs/kernels.md), region after region:
-  // h and v_new (768 B per token and head), then the intra stage's outputs the backward would
-  // otherwise recompute: w, qg, kg [tile][64][128] bf16, Aqk [tile][64][64] bf16,
-  // X = (I + Akk)^-1 [tile][64][64] fp32 and exp(gamma_C) [tile][128] fp32 (1160 B).
+  // h (bf16) and v_new (fp32; 1024 B per token and head together), then the intra stage's outputs
+  // the backward would otherwise recompute: w, qg, kg [tile][64][128] bf16, Aqk [tile][64][64]
+  // bf16, X = (I + Akk)^-1 [tile][64][64] fp32 and exp(gamma_C) [tile][128] fp32 (1160 B).
   struct saved_regions {
-    __nv_bfloat16 *h = nullptr, *vn = nullptr, *w = nullptr, *qg = nullptr, *kg = nullptr, *Aqk = nullptr;
-    float *X = nullptr, *gC = nullptr;
+    __nv_bfloat16 *h = nullptr, *w = nullptr, *qg = nullptr, *kg = nullptr, *Aqk = nullptr;
+    float *vn = nullptr, *X = nullptr, *gC = nullptr;
   };
   // The regions at `base` (may be null: only the size is wanted); returns the set's bytes.
   std::size_t saved_layout(void* base, saved_regions* out) const {
@@ -58,7 +61,7 @@ struct kda_plan {
     };
     saved_regions r;
     r.h = reinterpret_cast<__nv_bfloat16*>(take(t * tile_sizes::kv * 2));
-    r.vn = reinterpret_cast<__nv_bfloat16*>(take(t * tile_sizes::ck * 2));
+    r.vn = reinterpret_cast<float*>(take(t * tile_sizes::ck * 4));
     r.w = reinterpret_cast<__nv_bfloat16*>(take(t * tile_sizes::ck * 2));
     r.qg = reinterpret_cast<__nv_bfloat16*>(take(t * tile_sizes::ck * 2));
     r.kg = reinterpret_cast<__nv_bfloat16*>(take(t * tile_sizes::ck * 2));

@@ -15,8 +15,10 @@
 // (factors within exp(+-64)), otherwise ("slow", fast decay) they go pair by pair in FP32 from
 // exp(gamma_i - gamma_j) <= 1.
 //
-// Precision: bf16 operands for products of bf16 data (do h^T, dv_new h^T, v_new dh^T, do v_new^T,
-// dv_new v^T); TF32 for everything through X and the gated operands; FP32 accumulation and
+// Precision: bf16 operands for products of bf16 data (do h^T, dv_new h^T, dv_new v^T); v_new (FP32
+// in the saved set) as a bf16 hi + lo pair in v_new dh^T and do v_new^T, as the forward state pass
+// uses it (docs/backward-design.md: its bf16 rounding bounded the gate gradients); TF32 for
+// everything through X and the gated operands; FP32 accumulation and
 // elementwise terms. Every reduction has a fixed order: deterministic. Exponentials are exp_ftz
 // (common/fast_exp.cuh): results below 2^-126 flush to zero.
 //
@@ -50,7 +52,7 @@ struct grad_smem {
   static constexpr std::size_t D = C + 64 * k_ld * 2;    // v_new bf16 | dTm fp32 [64][68]
   static constexpr std::size_t E = D + 64 * k_ld * 2;    // dv_new bf16 [64][136]
   static constexpr std::size_t X = E + 64 * k_ld * 2;    // fp32 [64][68]
-  static constexpr std::size_t dAkk = X + 64 * k_lds * 4; // fp32 [64][68]
+  static constexpr std::size_t dAkk = X + 64 * k_lds * 4; // v_new lo bf16 [64][136] | dAkk fp32 [64][68]
   static constexpr std::size_t beta = dAkk + 64 * k_lds * 4;
   static constexpr std::size_t rq = beta + 64 * 4;   // rsqrt(q.q + eps) * scale (scale when l2n off)
   static constexpr std::size_t rqn = rq + 64 * 4;    // rsqrt(q.q + eps) (1 when l2n off)
@@ -67,6 +69,7 @@ struct grad_smem {
   static_assert(64 * k_ldf * 4 <= 128 * k_ld * 2, "dw and dgamma fit in region A");
   static_assert(2 * 64 * k_lds * 4 <= 128 * k_ld * 2, "dAqk and Z fit in region B");
   static_assert(64 * k_lds * 4 <= 64 * k_ld * 2, "dTm fits in region D");
+  static_assert(64 * k_ld * 2 <= 64 * k_lds * 4, "v_new's lo half fits in region dAkk");
   static_assert(64 * k_ldf * 4 <= 2 * 64 * k_ld * 2, "raw stage 5: dx fits in regions C and D");
   static_assert(bytes <= 227 * 1024, "one CTA per SM");
 };
@@ -117,6 +120,7 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
   auto* s_do = reinterpret_cast<__nv_bfloat16*>(smem + S::C);
   auto* s_v = reinterpret_cast<__nv_bfloat16*>(smem + S::C);
   auto* s_vn = reinterpret_cast<__nv_bfloat16*>(smem + S::D);
+  auto* s_vn_lo = reinterpret_cast<__nv_bfloat16*>(smem + S::dAkk); // dead before dAkk is formed
   auto* s_dTm = reinterpret_cast<float*>(smem + S::D);
   auto* s_dvn = reinterpret_cast<__nv_bfloat16*>(smem + S::E);
   auto* s_X = reinterpret_cast<float*>(smem + S::X);
@@ -193,11 +197,37 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
     } else {
       *reinterpret_cast<uint4*>(s_do + i * k_ld + seg * 8) = make_uint4(0, 0, 0, 0);
     }
-    cp_async_16(s_vn + i * k_ld + seg * 8, p.v_new + tile * tile_sizes::ck + i * v_dim + seg * 8);
     cp_async_16(s_dvn + i * k_ld + seg * 8, p.dv_new + tile * tile_sizes::ck + i * v_dim + seg * 8);
     cp_async_16(s_X + i * k_lds + seg * 4, p.X + tile * tile_sizes::cc + i * k_chunk + seg * 4);
   }
   cp_async_commit();
+  // v_new, FP32 in the saved set, into smem as hi = bf16(v_new) and lo = bf16(v_new - hi), the
+  // split the forward state pass used. All eight 16-byte loads of a thread are issued first.
+  {
+    const float* src = p.v_new + tile * tile_sizes::ck;
+    float4 vv[8];
+#pragma unroll
+    for (int n = 0; n < 4; ++n) {
+      const int idx = tid + n * k_grad_threads, i = idx >> 4, seg = idx & 15;
+      vv[2 * n] = *reinterpret_cast<const float4*>(src + i * v_dim + seg * 8);
+      vv[2 * n + 1] = *reinterpret_cast<const float4*>(src + i * v_dim + seg * 8 + 4);
+    }
+#pragma unroll
+    for (int n = 0; n < 4; ++n) {
+      const int idx = tid + n * k_grad_threads, i = idx >> 4, seg = idx & 15;
+      const float v[8] = {vv[2 * n].x,     vv[2 * n].y,     vv[2 * n].z,     vv[2 * n].w,
+                          vv[2 * n + 1].x, vv[2 * n + 1].y, vv[2 * n + 1].z, vv[2 * n + 1].w};
+      std::uint32_t hi[4], lo[4];
+#pragma unroll
+      for (int e = 0; e < 4; ++e) {
+        hi[e] = pack_bf16(v[2 * e], v[2 * e + 1]);
+        const __nv_bfloat162 h2 = *reinterpret_cast<const __nv_bfloat162*>(&hi[e]);
+        lo[e] = pack_bf16(v[2 * e] - __low2float(h2), v[2 * e + 1] - __high2float(h2));
+      }
+      *reinterpret_cast<uint4*>(s_vn + i * k_ld + seg * 8) = make_uint4(hi[0], hi[1], hi[2], hi[3]);
+      *reinterpret_cast<uint4*>(s_vn_lo + i * k_ld + seg * 8) = make_uint4(lo[0], lo[1], lo[2], lo[3]);
+    }
+  }
   if (tid < k_chunk) s_beta[tid] = tid < L ? __bfloat162float(p.beta[row_of(tid)]) : 0.f;
 
   // gamma = cumsum(g), exactly as the forward intra stage forms it; slow[I]: the gamma span of
@@ -270,7 +300,8 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
   // ---- stage 3b: dkgC = v_new dh^T (elementwise), dAqk = lower(do v_new^T) ----
   {
     frag_c acc[8] = {};
-    mma_abt_bf16(acc, s_vn + R0 * k_ld, s_dh + C0 * k_ld, lane);
+    mma_abt_bf16(acc, s_vn + R0 * k_ld, s_dh + C0 * k_ld, lane);    // v_new = hi + lo
+    mma_abt_bf16(acc, s_vn_lo + R0 * k_ld, s_dh + C0 * k_ld, lane);
     float csum[8][2] = {};
 #pragma unroll
     for (int nt = 0; nt < 8; ++nt) {
@@ -303,7 +334,8 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
   }
   frag_c aqk[4] = {};
   mma_abt_bf16(aqk, s_do + R0 * k_ld, s_vn + J0 * k_ld, lane);
-  __syncthreads(); // do, v_new, dh are dead: regions B, C, D free
+  mma_abt_bf16(aqk, s_do + R0 * k_ld, s_vn_lo + J0 * k_ld, lane);
+  __syncthreads(); // do, v_new, dh are dead: regions B, C, D free (and dAkk's, v_new's lo half)
 #pragma unroll 1
   for (int idx = tid; idx < 64 * 16; idx += k_grad_threads) {
     const int i = idx >> 4, seg = idx & 15;

@@ -27,7 +27,7 @@ struct bwd_grad_params {
   int heads;
   float scale;
   const __nv_bfloat16* h;       // [tile][128][128] state entering the chunk (saved set or replay)
-  const __nv_bfloat16* v_new;   // [tile][64][128]
+  const float* v_new;           // [tile][64][128] fp32 (split into bf16 hi + lo for its products)
   const __nv_bfloat16* dh;      // [tile][128][128] gradient of the state leaving the chunk (bwd_dh)
   const __nv_bfloat16* dv_new;  // [tile][64][128] (bwd_dh)
   const float* X;               // [tile][64][64] (I + Akk)^-1 (saved set, or bwd_intra on replay)

@@ -11,7 +11,8 @@
 // Exponentials: exp_ftz (common/fast_exp.cuh), denormal results flushed to zero; the gate itself
 // (common/gate.cuh) keeps __expf, so g and gamma are the backward's bits.
 // Precision: Akk/Aqk and w/u products in TF32 with FP32 accumulation, the triangular inverse in
-// FP32; outputs for the state pass in bf16. Every reduction has a fixed order: deterministic.
+// FP32; outputs for the state pass in bf16 but u in FP32. Every reduction has a fixed order:
+// deterministic.
 #include "fwd/intra.cuh"
 
 #include <cstdint>
@@ -369,14 +370,16 @@ __global__ void __launch_bounds__(k_intra_threads, 2) fwd_intra_kernel(fwd_intra
         mma_tf32_1688(au[nt], a, bu);
       }
     }
-    // Stage w and u through smem (s_q, s_k are dead) so the global stores are whole 16-byte rows.
+    // Stage w through smem (s_q is dead) so its global stores are whole 16-byte rows; u goes out
+    // in FP32 straight from the fragments (8-byte stores, 32 contiguous bytes per row and quad).
+    float* const u_tile = p.u + tile * tile_sizes::ck;
 #pragma unroll
     for (int nt = 0; nt < 8; ++nt) {
 #pragma unroll
       for (int hh = 0; hh < 2; ++hh) {
         const int row = 16 * M + gid + 8 * hh, col = 64 * nh + 8 * nt + 2 * tig;
         *reinterpret_cast<std::uint32_t*>(s_q + row * k_ld_bf + col) = pack_bf16(aw[nt].x[2 * hh], aw[nt].x[2 * hh + 1]);
-        *reinterpret_cast<std::uint32_t*>(s_k + row * k_ld_bf + col) = pack_bf16(au[nt].x[2 * hh], au[nt].x[2 * hh + 1]);
+        *reinterpret_cast<float2*>(u_tile + row * k_dim + col) = make_float2(au[nt].x[2 * hh], au[nt].x[2 * hh + 1]);
       }
     }
   }
@@ -385,7 +388,6 @@ __global__ void __launch_bounds__(k_intra_threads, 2) fwd_intra_kernel(fwd_intra
     const int i = idx >> 4, seg = idx & 15;
     const std::size_t off = tile * tile_sizes::ck + i * k_dim + seg * 8;
     *reinterpret_cast<uint4*>(p.w + off) = *reinterpret_cast<const uint4*>(s_q + i * k_ld_bf + seg * 8);
-    *reinterpret_cast<uint4*>(p.u + off) = *reinterpret_cast<const uint4*>(s_k + i * k_ld_bf + seg * 8);
   }
 }
 

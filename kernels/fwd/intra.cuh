@@ -26,7 +26,7 @@ struct fwd_intra_params {
   float scale;
   // outputs, per tile = chunk * heads + head
   __nv_bfloat16* w;   // [64][128]
-  __nv_bfloat16* u;   // [64][128]
+  float* u;           // [64][128] fp32 (docs/backward-design.md: its bf16 rounding bounded dg)
   __nv_bfloat16* qg;  // [64][128]
   __nv_bfloat16* kg;  // [64][128]
   __nv_bfloat16* Aqk; // [64][64], zero above the diagonal

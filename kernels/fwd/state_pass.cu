@@ -4,7 +4,10 @@
 //   step 2  warp (row block, column half): v_new = u - w h, o = qg h          (K = 128)
 //   step 3  o += Aqk v_new                                                      (K = 64)
 //   step 4  warp = 16 state rows: h = diag(exp(gamma_C)) h + kg^T v_new        (K = 64)
-// bf16 operands, FP32 accumulation, fixed k order: deterministic.
+// bf16 operands, FP32 accumulation, fixed k order: deterministic. u is read in FP32, and v_new
+// enters steps 3 and 4 as hi = bf16(v_new) plus lo = bf16(v_new - hi): two mma per k step, each
+// product exact in the FP32 accumulator, so v_new counts with 16 significant bits (its bf16
+// rounding was the largest share of the gate gradients' error: docs/backward-design.md).
 #include "fwd/state_pass.cuh"
 
 #include <cstdint>
@@ -22,22 +25,25 @@ constexpr int k_ld_aqk = 72;   // bf16 row stride of the [64][64] Aqk tile
 // each output element is computed in the same order whatever VT is, so the bits do not change.
 template <int VT>
 struct state_smem {
-  static constexpr int ld = VT + 8; // bf16 row stride of [.][VT] tiles (u, h, v_new)
+  static constexpr int ld = VT + 8;  // bf16 row stride of [.][VT] tiles (h, v_new hi and lo)
+  static constexpr int ldu = VT + 8; // fp32 row stride of u [64][VT] (conflict-free 8-byte reads)
   static constexpr std::size_t w = 0;
   static constexpr std::size_t qg = w + 64 * k_ld_wide * 2;
   static constexpr std::size_t kg = qg + 64 * k_ld_wide * 2;
   static constexpr std::size_t u = kg + 64 * k_ld_wide * 2;
-  static constexpr std::size_t Aqk = u + 64 * ld * 2;
+  static constexpr std::size_t Aqk = u + 64 * ldu * 4;
   static constexpr std::size_t gC = Aqk + 64 * k_ld_aqk * 2;
   static constexpr std::size_t stage = gC + 128 * 4;
   static constexpr std::size_t h = 2 * stage;
   static constexpr std::size_t vn = h + 128 * ld * 2;
-  static constexpr std::size_t bytes = vn + 64 * ld * 2;
+  static constexpr std::size_t vn_lo = vn + 64 * ld * 2;
+  static constexpr std::size_t bytes = vn_lo + 64 * ld * 2;
+  static_assert(bytes <= 227 * 1024, "one CTA per SM");
 };
 
 struct stage_ptrs {
-  __nv_bfloat16 *w, *qg, *kg, *u, *Aqk;
-  float* gC;
+  __nv_bfloat16 *w, *qg, *kg, *Aqk;
+  float *u, *gC;
 };
 
 template <int VT>
@@ -45,14 +51,14 @@ __device__ __forceinline__ stage_ptrs stage_at(unsigned char* smem, int buf) {
   using L = state_smem<VT>;
   unsigned char* b = smem + buf * L::stage;
   return {reinterpret_cast<__nv_bfloat16*>(b + L::w), reinterpret_cast<__nv_bfloat16*>(b + L::qg),
-          reinterpret_cast<__nv_bfloat16*>(b + L::kg), reinterpret_cast<__nv_bfloat16*>(b + L::u),
-          reinterpret_cast<__nv_bfloat16*>(b + L::Aqk), reinterpret_cast<float*>(b + L::gC)};
+          reinterpret_cast<__nv_bfloat16*>(b + L::kg), reinterpret_cast<__nv_bfloat16*>(b + L::Aqk),
+          reinterpret_cast<float*>(b + L::u), reinterpret_cast<float*>(b + L::gC)};
 }
 
 template <int VT>
 __device__ void load_stage(const fwd_state_params& p, const stage_ptrs& s, std::size_t tile, int vt,
                            int tid) {
-  constexpr int ld = state_smem<VT>::ld, segs = VT / 8;
+  constexpr int ldu = state_smem<VT>::ldu, segs = VT / 4; // u: 16-byte segments of 4 floats
   const std::size_t ck = tile * tile_sizes::ck;
   for (int idx = tid; idx < 64 * 16; idx += k_state_threads) {
     const int i = idx >> 4, seg = idx & 15;
@@ -62,7 +68,7 @@ __device__ void load_stage(const fwd_state_params& p, const stage_ptrs& s, std::
   }
   for (int idx = tid; idx < 64 * segs; idx += k_state_threads) {
     const int i = idx / segs, seg = idx % segs;
-    cp_async_16(s.u + i * ld + seg * 8, p.u + ck + i * v_dim + VT * vt + seg * 8);
+    cp_async_16(s.u + i * ldu + seg * 4, p.u + ck + i * v_dim + VT * vt + seg * 4);
   }
   for (int idx = tid; idx < 64 * 8; idx += k_state_threads) {
     const int i = idx >> 3, seg = idx & 7;
@@ -80,6 +86,7 @@ __global__ void __launch_bounds__(k_state_threads, 1) fwd_state_kernel(fwd_state
   extern __shared__ __align__(16) unsigned char smem[];
   auto* s_h = reinterpret_cast<__nv_bfloat16*>(smem + L::h);
   auto* s_vn = reinterpret_cast<__nv_bfloat16*>(smem + L::vn);
+  auto* s_vn_lo = reinterpret_cast<__nv_bfloat16*>(smem + L::vn_lo);
 
   const serial_cta cta = serial_cta_of(blockIdx.x, p.heads, v_dim / VT);
   const seq_info sq = p.seqs[p.seq_order[cta.seq_rank]];
@@ -138,10 +145,18 @@ __global__ void __launch_bounds__(k_state_threads, 1) fwd_state_kernel(fwd_state
 #pragma unroll
       for (int hh = 0; hh < 2; ++hh) {
         const int r = R0 + gid + 8 * hh, col = C0 + 8 * nt + 2 * tig;
-        const __nv_bfloat162 uu = *reinterpret_cast<const __nv_bfloat162*>(s.u + r * ld + col);
-        const float vn0 = __low2float(uu) - av[nt].x[2 * hh];
-        const float vn1 = __high2float(uu) - av[nt].x[2 * hh + 1];
-        *reinterpret_cast<std::uint32_t*>(s_vn + r * ld + col) = pack_bf16(vn0, vn1);
+        const float2 uu = *reinterpret_cast<const float2*>(s.u + r * L::ldu + col);
+        const float vn0 = uu.x - av[nt].x[2 * hh];
+        const float vn1 = uu.y - av[nt].x[2 * hh + 1];
+        const std::uint32_t hi = pack_bf16(vn0, vn1);
+        const __nv_bfloat162 h2 = *reinterpret_cast<const __nv_bfloat162*>(&hi);
+        *reinterpret_cast<std::uint32_t*>(s_vn + r * ld + col) = hi;
+        *reinterpret_cast<std::uint32_t*>(s_vn_lo + r * ld + col) =
+            pack_bf16(vn0 - __low2float(h2), vn1 - __high2float(h2));
+        if (p.vn_out) {
+          *reinterpret_cast<float2*>(p.vn_out + tile * tile_sizes::ck + r * v_dim + VT * vt + col) =
+              make_float2(vn0, vn1);
+        }
       }
     }
     __syncthreads();
@@ -153,10 +168,13 @@ __global__ void __launch_bounds__(k_state_threads, 1) fwd_state_kernel(fwd_state
       load_a_bf16(a, s.Aqk + R0 * k_ld_aqk + 16 * kk, k_ld_aqk, lane);
 #pragma unroll
       for (int np = 0; np < NT2 / 2; ++np) {
-        std::uint32_t b0[2], b1[2];
-        load_b_bf16_x2(b0, b1, s_vn + 16 * kk * ld + C0 + 16 * np, ld, lane);
-        mma_bf16_16816(ao[2 * np], a, b0);
-        mma_bf16_16816(ao[2 * np + 1], a, b1);
+#pragma unroll
+        for (const __nv_bfloat16* part : {s_vn, s_vn_lo}) { // v_new = hi + lo
+          std::uint32_t b0[2], b1[2];
+          load_b_bf16_x2(b0, b1, part + 16 * kk * ld + C0 + 16 * np, ld, lane);
+          mma_bf16_16816(ao[2 * np], a, b0);
+          mma_bf16_16816(ao[2 * np + 1], a, b1);
+        }
       }
     }
     if (p.o) {
@@ -172,13 +190,6 @@ __global__ void __launch_bounds__(k_state_threads, 1) fwd_state_kernel(fwd_state
             *reinterpret_cast<std::uint32_t*>(p.o + off) = pack_bf16(ao[nt].x[2 * hh], ao[nt].x[2 * hh + 1]);
           }
         }
-      }
-    }
-    if (p.vn_out) {
-      for (int idx = tid; idx < 64 * (VT / 8); idx += k_state_threads) {
-        const int r = idx / (VT / 8), seg = idx % (VT / 8);
-        *reinterpret_cast<uint4*>(p.vn_out + tile * tile_sizes::ck + r * v_dim + VT * vt + seg * 8) =
-            *reinterpret_cast<const uint4*>(s_vn + r * ld + seg * 8);
       }
     }
 
@@ -198,10 +209,13 @@ __global__ void __launch_bounds__(k_state_threads, 1) fwd_state_kernel(fwd_state
         load_a_bf16_trans(a, s.kg + 16 * kk * k_ld_wide + 16 * warp, k_ld_wide, lane);
 #pragma unroll
         for (int np = 0; np < NT4 / 2; ++np) {
-          std::uint32_t b0[2], b1[2];
-          load_b_bf16_x2(b0, b1, s_vn + 16 * kk * ld + 16 * np, ld, lane);
-          mma_bf16_16816(hf[2 * np], a, b0);
-          mma_bf16_16816(hf[2 * np + 1], a, b1);
+#pragma unroll
+          for (const __nv_bfloat16* part : {s_vn, s_vn_lo}) { // v_new = hi + lo
+            std::uint32_t b0[2], b1[2];
+            load_b_bf16_x2(b0, b1, part + 16 * kk * ld + 16 * np, ld, lane);
+            mma_bf16_16816(hf[2 * np], a, b0);
+            mma_bf16_16816(hf[2 * np + 1], a, b1);
+          }
         }
       }
     }

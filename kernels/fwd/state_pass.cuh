@@ -5,7 +5,9 @@
 //   o      = qg h + Aqk v_new
 //   h_next = diag(exp(gamma_C)) h + kg^T v_new
 // One CTA per (sequence, head, V tile of 32 or 64 columns); the state h (128 x VT of it) stays in FP32
-// registers across chunks. Optionally writes the saved set: h entering each chunk and v_new (bf16).
+// registers across chunks. Optionally writes the saved set: h entering each chunk (bf16) and v_new
+// (fp32). u and v_new keep FP32 precision (v_new enters its two products as a bf16 hi + lo pair):
+// their bf16 rounding bounded the gate gradients' error (docs/backward-design.md).
 #include <cuda_bf16.h>
 
 #include "common/layout.cuh"
@@ -17,14 +19,14 @@ struct fwd_state_params {
   const int* seq_order; // longest sequences first, so the longest serial chains start first
   int heads;
   const __nv_bfloat16* w;
-  const __nv_bfloat16* u;
+  const float* u;
   const __nv_bfloat16* qg;
   const __nv_bfloat16* kg;
   const __nv_bfloat16* Aqk;
   const float* gC;
   __nv_bfloat16* o;      // [T, H, V], may be null (state replay only)
   __nv_bfloat16* h_out;  // saved: [tile][128][128] state entering the chunk, or null
-  __nv_bfloat16* vn_out; // saved: [tile][64][128] v_new, or null
+  float* vn_out;          // saved: [tile][64][128] v_new (fp32), or null
 };
 
 constexpr int k_state_threads = 256;

@@ -1,6 +1,6 @@
 // The saved set's layout (kernels/plan.cuh, docs/kernels.md): regions in the documented order,
 // back to back, 16-byte aligned (the kernels read and write them with 16-byte accesses), and
-// 1928 bytes per token and head in all.
+// 2184 bytes per token and head in all.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -18,14 +18,14 @@ kda_plan plan_of(int chunks, int heads) {
 
 TEST(saved_layout, regions_follow_each_other_in_the_documented_order) {
   const kda_plan p = plan_of(3, 2); // 6 tiles
-  alignas(16) static unsigned char base[6 * 123392];
+  alignas(16) static unsigned char base[6 * 139776];
   kda_plan::saved_regions r;
   const std::size_t bytes = p.saved_layout(base, &r);
   const auto at = [&](const void* q) { return static_cast<std::size_t>(static_cast<const unsigned char*>(q) - base); };
   const std::size_t t = p.tiles();
   EXPECT_EQ(at(r.h), 0u);
   EXPECT_EQ(at(r.vn), t * 128 * 128 * 2);       // h: [tile][128][128] bf16
-  EXPECT_EQ(at(r.w), at(r.vn) + t * 64 * 128 * 2); // v_new: [tile][64][128] bf16
+  EXPECT_EQ(at(r.w), at(r.vn) + t * 64 * 128 * 4); // v_new: [tile][64][128] fp32
   EXPECT_EQ(at(r.qg), at(r.w) + t * 64 * 128 * 2);
   EXPECT_EQ(at(r.kg), at(r.qg) + t * 64 * 128 * 2);
   EXPECT_EQ(at(r.Aqk), at(r.kg) + t * 64 * 128 * 2);
@@ -40,25 +40,25 @@ TEST(saved_layout, regions_follow_each_other_in_the_documented_order) {
   }
 }
 
-TEST(saved_layout, is_1928_bytes_per_token_and_head_and_the_size_needs_no_buffer) {
+TEST(saved_layout, is_2184_bytes_per_token_and_head_and_the_size_needs_no_buffer) {
   const kda_plan p = plan_of(256, 64); // 1doc or 4doc: 16384 tokens in 256 full chunks, 64 heads
   kda_plan::saved_regions r;
   const std::size_t bytes = p.saved_layout(nullptr, &r);
-  EXPECT_EQ(bytes, 256u * 64 * 64 * 1928);
+  EXPECT_EQ(bytes, 256u * 64 * 64 * 2184);
   EXPECT_EQ(p.saved_bytes(), bytes);
   EXPECT_EQ(r.h, nullptr);
   EXPECT_EQ(r.gC, nullptr);
 }
 
 TEST(saved_layout, starts_with_the_h_and_v_new_of_the_replay_buffer) {
-  // The replay path stores h and v_new in a buffer of saved_h_elems + saved_vn_elems bf16 with
-  // the same two leading regions.
+  // The replay path keeps h and v_new in a buffer of replay_bytes() laid out as the saved set's
+  // first two regions (api.cu reads both through saved_layout).
   const kda_plan p = plan_of(5, 3);
-  alignas(16) static unsigned char base[15 * 123392];
+  alignas(16) static unsigned char base[15 * 139776];
   kda_plan::saved_regions r;
   p.saved_layout(base, &r);
-  EXPECT_EQ(r.vn, r.h + p.saved_h_elems());
-  EXPECT_EQ(reinterpret_cast<unsigned char*>(r.w), reinterpret_cast<unsigned char*>(r.vn + p.saved_vn_elems()));
+  EXPECT_EQ(reinterpret_cast<unsigned char*>(r.w), base + p.replay_bytes());
+  EXPECT_EQ(p.replay_bytes(), p.tiles() * (128 * 128 * 2 + 64 * 128 * 4));
 }
 
 } // namespace
