@@ -89,6 +89,9 @@ struct chunked_options {
     std::optional<storage> w, u, qg, kgC, Aqk, h, v_new;
   };
   per_tensor only;
+  // Stage 4's factorised sub-block products with TF32 operands (dP, a .* left, b .* right), as
+  // bwd_grad runs them; FP64 otherwise.
+  bool tf32_pair_products = false;
 };
 
 struct chunked_trace {

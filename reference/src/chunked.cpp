@@ -107,11 +107,11 @@ decay_factors factors(const mat& gamma, block I, block J) {
           ((-gamma.middleRows(J.start, J.len)).rowwise() + gamma_n).array().exp().matrix()};
 }
 
-// A diagonal block factors safely when its gamma span stays within k_span_limit.
-bool factorable(const mat& gamma, block I) {
+// A diagonal block factors safely when its gamma span stays within `limit` (k_span_limit in
+// FP64; the GPU's 64 where its TF32 operands are emulated).
+bool factorable(const mat& gamma, block I, double limit = k_span_limit) {
   const auto gamma_n = gamma.row(I.start);
-  return (gamma.middleRows(I.start, I.len).rowwise() - gamma_n).cwiseAbs().maxCoeff() <=
-         k_span_limit;
+  return (gamma.middleRows(I.start, I.len).rowwise() - gamma_n).cwiseAbs().maxCoeff() <= limit;
 }
 
 // E(j - j0, d) = exp(gamma_id - gamma_jd) for the rows j0 <= j < i: every exponent <= 0.
@@ -381,7 +381,8 @@ struct pair_gradients {
 // against b exp(gamma_n - gamma)), their residue would not cancel, and the fast-decay rescaling
 // magnifies it: the published gate-gradient (dg, dA_log, dt_bias) bug. Never form them.
 pair_gradients pair_product_backward(const mat& a, const mat& b, const mat& gamma, const mat& dP,
-                                     diagonal_mode diagonal) {
+                                     diagonal_mode diagonal, bool tf32_operands = false) {
+  const auto op = [&](const mat& x) { return tf32_operands ? stored_as(storage::tf32, x) : x; };
   const Index n = a.rows(), K = a.cols();
   pair_gradients r{mat::Zero(n, K), mat::Zero(n, K), mat::Zero(n, K)};
   const std::vector<block> blocks = sub_blocks(n);
@@ -389,7 +390,7 @@ pair_gradients pair_product_backward(const mat& a, const mat& b, const mat& gamm
     for (const block J : blocks) {
       if (J.start > I.start) break;
       const bool diagonal_block = J.start == I.start;
-      if (diagonal_block && !factorable(gamma, I)) { // pair by pair, j < i
+      if (diagonal_block && !factorable(gamma, I, tf32_operands ? 64.0 : k_span_limit)) { // pair by pair, j < i
         for (Index i = I.start + 1; i < I.start + I.len; ++i) {
           const Index m = i - I.start;
           const mat E = decay_to_row(gamma, i, I.start);
@@ -402,10 +403,11 @@ pair_gradients pair_product_backward(const mat& a, const mat& b, const mat& gamm
       const decay_factors f = factors(gamma, I, J);
       const mat dP_IJ = diagonal_block ? strictly_lower(dP.block(I.start, J.start, I.len, J.len))
                                        : mat(dP.block(I.start, J.start, I.len, J.len));
-      const mat b_right = b.middleRows(J.start, J.len).cwiseProduct(f.right);
-      const mat a_left = a.middleRows(I.start, I.len).cwiseProduct(f.left);
-      r.da.middleRows(I.start, I.len) += f.left.cwiseProduct(dP_IJ * b_right);
-      r.db.middleRows(J.start, J.len) += f.right.cwiseProduct(dP_IJ.transpose() * a_left);
+      const mat b_right = op(b.middleRows(J.start, J.len).cwiseProduct(f.right));
+      const mat a_left = op(a.middleRows(I.start, I.len).cwiseProduct(f.left));
+      const mat dP_op = op(dP_IJ);
+      r.da.middleRows(I.start, I.len) += f.left.cwiseProduct(dP_op * b_right);
+      r.db.middleRows(J.start, J.len) += f.right.cwiseProduct(dP_op.transpose() * a_left);
     }
   }
   r.dgamma = a.cwiseProduct(r.da) - b.cwiseProduct(r.db); // off-diagonal terms only
@@ -432,10 +434,10 @@ struct intra_gradients {
 // GLM intra: Aqk (a = qs, b = k, i >= j) and Akk = diag(beta) KK (a = b = k, i > j, upstream
 // dKK_ij = beta_i dAkk_ij; dbeta_i += sum_j dAkk_ij KK_ij, KK being the product without beta).
 intra_gradients glm_intra(const chunk_inputs& c, const intra_forward& f, const stage3_gradients& s,
-                          diagonal_mode aqk_diagonal) {
-  const pair_gradients qk = pair_product_backward(c.qs, c.k, f.gamma, s.dAqk, aqk_diagonal);
+                          diagonal_mode aqk_diagonal, bool tf32_pairs) {
+  const pair_gradients qk = pair_product_backward(c.qs, c.k, f.gamma, s.dAqk, aqk_diagonal, tf32_pairs);
   const mat dKK = c.beta.asDiagonal() * s.dAkk;
-  const pair_gradients kk = pair_product_backward(c.k, c.k, f.gamma, dKK, diagonal_mode::absent);
+  const pair_gradients kk = pair_product_backward(c.k, c.k, f.gamma, dKK, diagonal_mode::absent, tf32_pairs);
 
   intra_gradients r;
   r.dqs = qk.da;
@@ -472,7 +474,8 @@ intra_gradients stage4(const chunk_inputs& c, const intra_forward& f, const stag
                        const chunked_options& options) {
   intra_gradients r = glm_intra(c, f, s,
                                 options.aqk_diagonal_pair_in_dgamma ? diagonal_mode::in_dgamma
-                                                                    : diagonal_mode::kept_out);
+                                                                    : diagonal_mode::kept_out,
+                                options.tf32_pair_products);
   add_elementwise_terms(f, s, options.kgC_last_row_pair_in_dgamma, r);
   return r;
 }
