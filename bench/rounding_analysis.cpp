@@ -8,7 +8,8 @@
 //     rest in bf16, and lowered to bf16 with the rest in tf32 (dh, dv_new in bf16 throughout).
 //     "raise=u,v_new;u,v_new,h;...": each ';'-separated set of those tensors raised to tf32 together,
 //     the rest in bf16; "dstate" in a set raises dh and dv_new (bwd_dh's operands and outputs);
-//     "pairs" runs stage 4's sub-block products on TF32 operands as bwd_grad does; a
+//     "pairs" runs stage 4's sub-block products on TF32 operands as bwd_grad does ("pairs-dP",
+//     "pairs-ab": only dP, only the a/b side rounded); a
 //     set ending in "/bwd-bf16" has the gradient stages read h and v_new in bf16 (a saved set kept
 //     narrow while the forward's products are raised).
 #include <algorithm>
@@ -110,7 +111,10 @@ int main(int argc, char** argv) {
       variant v = make("bf16, " + set + " tf32" + (bwd_bf16 ? ", bwd reads bf16" : ""), st::bf16, st::bf16, st::bf16);
       if (bwd_bf16) v.opt.bwd_saved_set = st::bf16;
       if (("," + set + ",").find(",dstate,") != std::string::npos) v.opt.state_grad = st::tf32;
-      if (("," + set + ",").find(",pairs,") != std::string::npos) v.opt.tf32_pair_products = true;
+      using pr = chunked_options::pair_rounding;
+      if (("," + set + ",").find(",pairs,") != std::string::npos) v.opt.tf32_pair_products = pr::tf32;
+      if (("," + set + ",").find(",pairs-dP,") != std::string::npos) v.opt.tf32_pair_products = pr::dP_only;
+      if (("," + set + ",").find(",pairs-ab,") != std::string::npos) v.opt.tf32_pair_products = pr::ab_only;
       for (const auto& t : tensors) {
         if (("," + set + ",").find(std::string(",") + t.name + ",") != std::string::npos) v.opt.only.*(t.member) = st::tf32;
       }

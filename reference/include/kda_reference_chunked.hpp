@@ -90,8 +90,10 @@ struct chunked_options {
   };
   per_tensor only;
   // Stage 4's factorised sub-block products with TF32 operands (dP, a .* left, b .* right), as
-  // bwd_grad runs them; FP64 otherwise.
-  bool tf32_pair_products = false;
+  // bwd_grad runs them; FP64 otherwise. `dP_only` / `ab_only` round one side of each product
+  // only: what a split (hi + lo) of the other side would buy.
+  enum class pair_rounding { exact, tf32, dP_only, ab_only };
+  pair_rounding tf32_pair_products = pair_rounding::exact;
 };
 
 struct chunked_trace {

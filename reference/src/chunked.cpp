@@ -381,8 +381,13 @@ struct pair_gradients {
 // against b exp(gamma_n - gamma)), their residue would not cancel, and the fast-decay rescaling
 // magnifies it: the published gate-gradient (dg, dA_log, dt_bias) bug. Never form them.
 pair_gradients pair_product_backward(const mat& a, const mat& b, const mat& gamma, const mat& dP,
-                                     diagonal_mode diagonal, bool tf32_operands = false) {
-  const auto op = [&](const mat& x) { return tf32_operands ? stored_as(storage::tf32, x) : x; };
+                                     diagonal_mode diagonal,
+                                     chunked_options::pair_rounding rounding = chunked_options::pair_rounding::exact) {
+  using pr = chunked_options::pair_rounding;
+  const bool tf32_operands = rounding != pr::exact;
+  const auto round_if = [](bool on, const mat& x) { return on ? stored_as(storage::tf32, x) : x; };
+  const auto op = [&](const mat& x) { return round_if(rounding == pr::tf32 || rounding == pr::ab_only, x); };
+  const auto dp_op = [&](const mat& x) { return round_if(rounding == pr::tf32 || rounding == pr::dP_only, x); };
   const Index n = a.rows(), K = a.cols();
   pair_gradients r{mat::Zero(n, K), mat::Zero(n, K), mat::Zero(n, K)};
   const std::vector<block> blocks = sub_blocks(n);
@@ -405,7 +410,7 @@ pair_gradients pair_product_backward(const mat& a, const mat& b, const mat& gamm
                                        : mat(dP.block(I.start, J.start, I.len, J.len));
       const mat b_right = op(b.middleRows(J.start, J.len).cwiseProduct(f.right));
       const mat a_left = op(a.middleRows(I.start, I.len).cwiseProduct(f.left));
-      const mat dP_op = op(dP_IJ);
+      const mat dP_op = dp_op(dP_IJ);
       r.da.middleRows(I.start, I.len) += f.left.cwiseProduct(dP_op * b_right);
       r.db.middleRows(J.start, J.len) += f.right.cwiseProduct(dP_op.transpose() * a_left);
     }
@@ -434,7 +439,7 @@ struct intra_gradients {
 // GLM intra: Aqk (a = qs, b = k, i >= j) and Akk = diag(beta) KK (a = b = k, i > j, upstream
 // dKK_ij = beta_i dAkk_ij; dbeta_i += sum_j dAkk_ij KK_ij, KK being the product without beta).
 intra_gradients glm_intra(const chunk_inputs& c, const intra_forward& f, const stage3_gradients& s,
-                          diagonal_mode aqk_diagonal, bool tf32_pairs) {
+                          diagonal_mode aqk_diagonal, chunked_options::pair_rounding tf32_pairs) {
   const pair_gradients qk = pair_product_backward(c.qs, c.k, f.gamma, s.dAqk, aqk_diagonal, tf32_pairs);
   const mat dKK = c.beta.asDiagonal() * s.dAkk;
   const pair_gradients kk = pair_product_backward(c.k, c.k, f.gamma, dKK, diagonal_mode::absent, tf32_pairs);
