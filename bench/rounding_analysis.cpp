@@ -85,7 +85,8 @@ int main(int argc, char** argv) {
   } tensors[] = {{"w", &chunked_options::per_tensor::w},     {"u", &chunked_options::per_tensor::u},
                  {"qg", &chunked_options::per_tensor::qg},   {"kgC", &chunked_options::per_tensor::kgC},
                  {"Aqk", &chunked_options::per_tensor::Aqk}, {"h", &chunked_options::per_tensor::h},
-                 {"v_new", &chunked_options::per_tensor::v_new}};
+                 {"v_new", &chunked_options::per_tensor::v_new}, {"dh", &chunked_options::per_tensor::dh},
+                 {"dv_new", &chunked_options::per_tensor::dv_new}};
   if (argc > 3 && std::strcmp(argv[3], "per-tensor") == 0) {
     variants = {make("all bf16 (GPU v5)", st::bf16, st::bf16, st::bf16),
                 make("tf32,tf32,bf16", st::tf32, st::tf32, st::bf16)};

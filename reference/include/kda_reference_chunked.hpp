@@ -82,11 +82,11 @@ struct chunked_options {
   // accumulators). Unset: the same as intra_tiles and saved_set.
   std::optional<storage> bwd_intra_tiles;
   std::optional<storage> bwd_saved_set;
-  // Per-tensor overrides of intra_tiles (w, u, qg, kgC, Aqk) and saved_set (h, v_new), in the
-  // forward and the backward alike: which operand's precision matters (bench/rounding_analysis,
-  // "one tensor at a time").
+  // Per-tensor overrides of intra_tiles (w, u, qg, kgC, Aqk), saved_set (h, v_new) and state_grad
+  // (dh, dv_new), in the forward and the backward alike: which operand's precision matters
+  // (bench/rounding_analysis, "one tensor at a time").
   struct per_tensor {
-    std::optional<storage> w, u, qg, kgC, Aqk, h, v_new;
+    std::optional<storage> w, u, qg, kgC, Aqk, h, v_new, dh, dv_new;
   };
   per_tensor only;
   // Stage 4's factorised sub-block products with TF32 operands (dP, a .* left, b .* right), as

@@ -298,8 +298,8 @@ reverse_pass reverse_state_pass(const std::vector<chunk_inputs>& chunks,
   r.dh_next.resize(chunks.size());
   r.dv_new.resize(chunks.size());
   for (std::size_t n = chunks.size(); n-- > 0;) {
-    mat dhr = stored_as(opt.state_grad, dh_next);
-    r.dv_new[n] = stored_as(opt.state_grad, dv_new_of(intra[n], chunks[n].d_o, dhr));
+    mat dhr = stored_as(opt.only.dh.value_or(opt.state_grad), dh_next);
+    r.dv_new[n] = stored_as(opt.only.dv_new.value_or(opt.state_grad), dv_new_of(intra[n], chunks[n].d_o, dhr));
     mat dh = dh_of(intra[n], chunks[n].d_o, r.dv_new[n], dh_next);
     r.dh_next[n] = std::move(dhr);
     dh_next = std::move(dh);
