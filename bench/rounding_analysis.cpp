@@ -111,13 +111,15 @@ int main(int argc, char** argv) {
       if (bwd_bf16) set.resize(set.size() - narrow_saved.size());
       variant v = make("bf16, " + set + " tf32" + (bwd_bf16 ? ", bwd reads bf16" : ""), st::bf16, st::bf16, st::bf16);
       if (bwd_bf16) v.opt.bwd_saved_set = st::bf16;
-      if (("," + set + ",").find(",dstate,") != std::string::npos) v.opt.state_grad = st::tf32;
+      const std::string listed = "," + set + ",";
+      const auto has = [&](const std::string& token) { return listed.find("," + token + ",") != std::string::npos; };
       using pr = chunked_options::pair_rounding;
-      if (("," + set + ",").find(",pairs,") != std::string::npos) v.opt.tf32_pair_products = pr::tf32;
-      if (("," + set + ",").find(",pairs-dP,") != std::string::npos) v.opt.tf32_pair_products = pr::dP_only;
-      if (("," + set + ",").find(",pairs-ab,") != std::string::npos) v.opt.tf32_pair_products = pr::ab_only;
+      if (has("dstate")) v.opt.state_grad = st::tf32;
+      if (has("pairs")) v.opt.tf32_pair_products = pr::tf32;
+      if (has("pairs-dP")) v.opt.tf32_pair_products = pr::dP_only;
+      if (has("pairs-ab")) v.opt.tf32_pair_products = pr::ab_only;
       for (const auto& t : tensors) {
-        if (("," + set + ",").find(std::string(",") + t.name + ",") != std::string::npos) v.opt.only.*(t.member) = st::tf32;
+        if (has(t.name)) v.opt.only.*(t.member) = st::tf32;
       }
       variants.push_back(v);
       a = b + 1;

@@ -18,9 +18,9 @@
 // Precision: bf16 operands for products of bf16 data (do h^T, dv_new h^T, dv_new v^T); v_new (FP32
 // in the saved set) as a bf16 hi + lo pair in v_new dh^T and do v_new^T, as the forward state pass
 // uses it (docs/backward-design.md: its bf16 rounding bounded the gate gradients); TF32 for
-// everything through X and the gated operands; FP32 accumulation and
-// elementwise terms. Every reduction has a fixed order: deterministic. Exponentials are exp_ftz
-// (common/fast_exp.cuh): results below 2^-126 flush to zero.
+// everything through X and the gated operands; FP32 accumulation and elementwise terms. Every
+// reduction has a fixed order: deterministic. Exponentials are exp_ftz (common/fast_exp.cuh):
+// results below 2^-126 flush to zero.
 //
 // Code size is speed here: one CTA per SM runs the whole unrolled body once per tile, and the
 // time tracked the instruction count (bwd v5a, docs/perf-log.md: 10 352 -> 8 384 instructions for
@@ -219,11 +219,7 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
                           vv[2 * n + 1].x, vv[2 * n + 1].y, vv[2 * n + 1].z, vv[2 * n + 1].w};
       std::uint32_t hi[4], lo[4];
 #pragma unroll
-      for (int e = 0; e < 4; ++e) {
-        hi[e] = pack_bf16(v[2 * e], v[2 * e + 1]);
-        const __nv_bfloat162 h2 = *reinterpret_cast<const __nv_bfloat162*>(&hi[e]);
-        lo[e] = pack_bf16(v[2 * e] - __low2float(h2), v[2 * e + 1] - __high2float(h2));
-      }
+      for (int e = 0; e < 4; ++e) split_bf16x2(v[2 * e], v[2 * e + 1], hi[e], lo[e]);
       *reinterpret_cast<uint4*>(s_vn + i * k_ld + seg * 8) = make_uint4(hi[0], hi[1], hi[2], hi[3]);
       *reinterpret_cast<uint4*>(s_vn_lo + i * k_ld + seg * 8) = make_uint4(lo[0], lo[1], lo[2], lo[3]);
     }

@@ -47,6 +47,14 @@ __device__ __forceinline__ std::uint32_t pack_bf16(float lo, float hi) {
   return *reinterpret_cast<std::uint32_t*>(&v);
 }
 
+// x0, x1 as bf16 pairs hi = bf16(x), lo = bf16(x - hi): two mma on hi and lo carry x with 16
+// significant bits (u and v_new in the state pass and bwd_grad: docs/backward-design.md).
+__device__ __forceinline__ void split_bf16x2(float x0, float x1, std::uint32_t& hi, std::uint32_t& lo) {
+  hi = pack_bf16(x0, x1);
+  const __nv_bfloat162 h2 = *reinterpret_cast<const __nv_bfloat162*>(&hi);
+  lo = pack_bf16(x0 - __low2float(h2), x1 - __high2float(h2));
+}
+
 __device__ __forceinline__ std::uint32_t smem_addr(const void* p) {
   return static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
 }

@@ -148,11 +148,10 @@ __global__ void __launch_bounds__(k_state_threads, 1) fwd_state_kernel(fwd_state
         const float2 uu = *reinterpret_cast<const float2*>(s.u + r * L::ldu + col);
         const float vn0 = uu.x - av[nt].x[2 * hh];
         const float vn1 = uu.y - av[nt].x[2 * hh + 1];
-        const std::uint32_t hi = pack_bf16(vn0, vn1);
-        const __nv_bfloat162 h2 = *reinterpret_cast<const __nv_bfloat162*>(&hi);
+        std::uint32_t hi, lo;
+        split_bf16x2(vn0, vn1, hi, lo);
         *reinterpret_cast<std::uint32_t*>(s_vn + r * ld + col) = hi;
-        *reinterpret_cast<std::uint32_t*>(s_vn_lo + r * ld + col) =
-            pack_bf16(vn0 - __low2float(h2), vn1 - __high2float(h2));
+        *reinterpret_cast<std::uint32_t*>(s_vn_lo + r * ld + col) = lo;
         if (p.vn_out) {
           *reinterpret_cast<float2*>(p.vn_out + tile * tile_sizes::ck + r * v_dim + VT * vt + col) =
               make_float2(vn0, vn1);
