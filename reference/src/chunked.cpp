@@ -82,7 +82,10 @@ mat cumsum_rows(const mat& g) {
 // exceeds k_span_limit the block is computed pair by pair from exp(gamma_i - gamma_j) instead.
 
 constexpr Index k_sub_block = 16;
-constexpr double k_span_limit = 300.0; // FP64 (exp(300) ~ 2e130); the GPU's FP32 limit is 64
+constexpr double k_span_limit = 300.0; // FP64 (exp(300) ~ 2e130)
+// The GPU's limit (kernels/common/gate.cuh, k_span_limit): used where its TF32 operands are
+// emulated (chunked_options::tf32_pair_products), which would overflow FP32 beyond it.
+constexpr double k_gpu_span_limit = 64.0;
 
 struct block {
   Index start = 0, len = 0;
@@ -107,8 +110,7 @@ decay_factors factors(const mat& gamma, block I, block J) {
           ((-gamma.middleRows(J.start, J.len)).rowwise() + gamma_n).array().exp().matrix()};
 }
 
-// A diagonal block factors safely when its gamma span stays within `limit` (k_span_limit in
-// FP64; the GPU's 64 where its TF32 operands are emulated).
+// A diagonal block factors safely when its gamma span stays within `limit`.
 bool factorable(const mat& gamma, block I, double limit = k_span_limit) {
   const auto gamma_n = gamma.row(I.start);
   return (gamma.middleRows(I.start, I.len).rowwise() - gamma_n).cwiseAbs().maxCoeff() <= limit;
@@ -395,7 +397,8 @@ pair_gradients pair_product_backward(const mat& a, const mat& b, const mat& gamm
     for (const block J : blocks) {
       if (J.start > I.start) break;
       const bool diagonal_block = J.start == I.start;
-      if (diagonal_block && !factorable(gamma, I, tf32_operands ? 64.0 : k_span_limit)) { // pair by pair, j < i
+      const double limit = tf32_operands ? k_gpu_span_limit : k_span_limit;
+      if (diagonal_block && !factorable(gamma, I, limit)) { // pair by pair, j < i
         for (Index i = I.start + 1; i < I.start + I.len; ++i) {
           const Index m = i - I.start;
           const mat E = decay_to_row(gamma, i, I.start);
