@@ -9,6 +9,7 @@
 
 #include "common/mma.cuh"
 #include "common/schedule.cuh"
+#include "common/serial_copies.cuh"
 
 namespace kda::dev {
 namespace {
@@ -46,32 +47,49 @@ __device__ __forceinline__ stage_ptrs stage_at(unsigned char* smem, int buf) {
           reinterpret_cast<__nv_bfloat16*>(b + L::Aqk), reinterpret_cast<float*>(b + L::gC)};
 }
 
+// The copies of one step (common/serial_copies.cuh): w, qg, kg [64][128] bf16 in 16 segments per
+// row, do [64][VT] bf16 in VT / 8 (token rows of [T, H, V]), Aqk [64][64] bf16 in 8; and dh out
+// [128][VT] and dv_new out [64][VT] bf16 in VT / 8.
+template <int VT>
+struct step_copies {
+  row_copies<16> wide;
+  row_copies<VT / 8> dO, out;
+  row_copies<8> aqk;
+  __device__ step_copies(int tid, int vt, int heads)
+      : wide(tid, k_dim, k_ld_wide, 8), dO(tid, heads * v_dim, dh_smem<VT>::ld, 8, VT * vt),
+        out(tid, v_dim, dh_smem<VT>::ld, 8, VT * vt), aqk(tid, k_chunk, k_ld_aqk, 8) {}
+};
+
 // Chunk c of sequence sq into a stage buffer; do rows past the sequence's end are zero.
 template <int VT>
-__device__ void load_stage(const bwd_dh_params& p, const stage_ptrs& s, const seq_info& sq, int c, int head,
-                           int vt, int tid) {
-  constexpr int ld = dh_smem<VT>::ld, segs = VT / 8;
+__device__ __forceinline__ void load_stage(const bwd_dh_params& p, const stage_ptrs& s, const seq_info& sq, int c,
+                                           int head, const step_copies<VT>& o, int tid) {
+  constexpr int ld = dh_smem<VT>::ld;
   const std::size_t tile = static_cast<std::size_t>(sq.first_chunk + c) * p.heads + head;
   const std::size_t ck = tile * tile_sizes::ck;
-  for (int idx = tid; idx < 64 * 16; idx += k_dh_threads) {
-    const int i = idx >> 4, seg = idx & 15;
-    cp_async_16(s.w + i * k_ld_wide + seg * 8, p.w + ck + i * k_dim + seg * 8);
-    cp_async_16(s.qg + i * k_ld_wide + seg * 8, p.qg + ck + i * k_dim + seg * 8);
-    cp_async_16(s.kg + i * k_ld_wide + seg * 8, p.kg + ck + i * k_dim + seg * 8);
+  const auto& w = o.wide;
+#pragma unroll
+  for (int n = 0; n < 64 / w.rows; ++n) {
+    const int gs = n * w.rows * k_dim, ss = n * w.rows * k_ld_wide;
+    cp_async_16(s.w + w.s + ss, p.w + ck + w.g + gs);
+    cp_async_16(s.qg + w.s + ss, p.qg + ck + w.g + gs);
+    cp_async_16(s.kg + w.s + ss, p.kg + ck + w.g + gs);
   }
-  for (int idx = tid; idx < 64 * segs; idx += k_dh_threads) {
-    const int i = idx / segs, seg = idx % segs;
-    const int t = k_chunk * c + i;
-    __nv_bfloat16* dst = s.dO + i * ld + seg * 8;
-    if (t < sq.len) {
-      cp_async_16(dst, p.d_o + (static_cast<std::size_t>(sq.start + t) * p.heads + head) * v_dim + VT * vt + seg * 8);
+  const std::size_t do_row0 = (static_cast<std::size_t>(sq.start + k_chunk * c) * p.heads + head) * v_dim;
+#pragma unroll
+  for (int n = 0; n < 64 / o.dO.rows; ++n) {
+    const int i = o.dO.row0 + n * o.dO.rows;
+    __nv_bfloat16* dst = s.dO + o.dO.s + n * o.dO.rows * ld;
+    if (k_chunk * c + i < sq.len) {
+      cp_async_16(dst, p.d_o + do_row0 + o.dO.g + static_cast<std::size_t>(n * o.dO.rows) * p.heads * v_dim);
     } else {
       *reinterpret_cast<uint4*>(dst) = make_uint4(0, 0, 0, 0);
     }
   }
-  for (int idx = tid; idx < 64 * 8; idx += k_dh_threads) {
-    const int i = idx >> 3, seg = idx & 7;
-    cp_async_16(s.Aqk + i * k_ld_aqk + seg * 8, p.Aqk + tile * tile_sizes::cc + i * k_chunk + seg * 8);
+  const __nv_bfloat16* aqk = p.Aqk + tile * tile_sizes::cc + o.aqk.g;
+#pragma unroll
+  for (int n = 0; n < 64 / o.aqk.rows; ++n) {
+    cp_async_16(s.Aqk + o.aqk.s + n * o.aqk.rows * k_ld_aqk, aqk + n * o.aqk.rows * k_chunk);
   }
   if (tid < 32) cp_async_16(s.gC + tid * 4, p.gC + tile * k_dim + tid * 4);
 }
@@ -96,7 +114,8 @@ __global__ void __launch_bounds__(k_dh_threads, 1) bwd_dh_kernel(bwd_dh_params p
   const int n = sq.num_chunks;
 
   frag_c dhf[NT3] = {}; // dh rows 16 warp + gid (+8), cols 8 nt + 2 tig (+1); zero after the last chunk
-  if (n > 0) load_stage<VT>(p, stage_at<VT>(smem, 0), sq, n - 1, head, vt, tid);
+  const step_copies<VT> copies(tid, vt, H);
+  if (n > 0) load_stage<VT>(p, stage_at<VT>(smem, 0), sq, n - 1, head, copies, tid);
   cp_async_commit();
 
   for (int it = 0; it < n; ++it) {
@@ -113,12 +132,16 @@ __global__ void __launch_bounds__(k_dh_threads, 1) bwd_dh_kernel(bwd_dh_params p
     }
     cp_async_wait<0>();
     __syncthreads();
-    if (c > 0) load_stage<VT>(p, stage_at<VT>(smem, (it + 1) & 1), sq, c - 1, head, vt, tid);
+    if (c > 0) load_stage<VT>(p, stage_at<VT>(smem, (it + 1) & 1), sq, c - 1, head, copies, tid);
     cp_async_commit();
-    for (int idx = tid; idx < 128 * (VT / 8); idx += k_dh_threads) {
-      const int r = idx / (VT / 8), seg = idx % (VT / 8);
-      *reinterpret_cast<uint4*>(p.dh_out + tile * tile_sizes::kv + r * v_dim + VT * vt + seg * 8) =
-          *reinterpret_cast<const uint4*>(s_dh + r * ld + seg * 8);
+    {
+      const auto& oc = copies.out;
+      __nv_bfloat16* const dst = p.dh_out + tile * tile_sizes::kv + oc.g;
+#pragma unroll
+      for (int m = 0; m < 128 / oc.rows; ++m) {
+        *reinterpret_cast<uint4*>(dst + m * oc.rows * v_dim) =
+            *reinterpret_cast<const uint4*>(s_dh + oc.s + m * oc.rows * ld);
+      }
     }
 
     // step 2: Aqk is lower-triangular, so rows j of block RB need only token blocks kk >= RB.
@@ -158,10 +181,14 @@ __global__ void __launch_bounds__(k_dh_threads, 1) bwd_dh_kernel(bwd_dh_params p
       }
     }
     __syncthreads();
-    for (int idx = tid; idx < 64 * (VT / 8); idx += k_dh_threads) {
-      const int r = idx / (VT / 8), seg = idx % (VT / 8);
-      *reinterpret_cast<uint4*>(p.dvn_out + tile * tile_sizes::ck + r * v_dim + VT * vt + seg * 8) =
-          *reinterpret_cast<const uint4*>(s_dvn + r * ld + seg * 8);
+    {
+      const auto& oc = copies.out;
+      __nv_bfloat16* const dst = p.dvn_out + tile * tile_sizes::ck + oc.g;
+#pragma unroll
+      for (int m = 0; m < 64 / oc.rows; ++m) {
+        *reinterpret_cast<uint4*>(dst + m * oc.rows * v_dim) =
+            *reinterpret_cast<const uint4*>(s_dvn + oc.s + m * oc.rows * ld);
+      }
     }
 
     // step 3

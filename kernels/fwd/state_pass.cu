@@ -14,6 +14,7 @@
 
 #include "common/mma.cuh"
 #include "common/schedule.cuh"
+#include "common/serial_copies.cuh"
 
 namespace kda::dev {
 namespace {
@@ -55,24 +56,39 @@ __device__ __forceinline__ stage_ptrs stage_at(unsigned char* smem, int buf) {
           reinterpret_cast<float*>(b + L::u), reinterpret_cast<float*>(b + L::gC)};
 }
 
+// The copies of one stage (common/serial_copies.cuh): w, qg, kg [64][128] bf16 in 16 segments
+// per row, u [64][VT] fp32 in VT / 4, Aqk [64][64] bf16 in 8; and h out [128][VT] bf16 in VT / 8.
 template <int VT>
-__device__ void load_stage(const fwd_state_params& p, const stage_ptrs& s, std::size_t tile, int vt,
-                           int tid) {
-  constexpr int ldu = state_smem<VT>::ldu, segs = VT / 4; // u: 16-byte segments of 4 floats
+struct stage_copies {
+  row_copies<16> wide;
+  row_copies<VT / 4> u;
+  row_copies<8> aqk;
+  row_copies<VT / 8> h;
+  __device__ stage_copies(int tid, int vt)
+      : wide(tid, k_dim, k_ld_wide, 8), u(tid, v_dim, state_smem<VT>::ldu, 4, VT * vt),
+        aqk(tid, k_chunk, k_ld_aqk, 8), h(tid, v_dim, state_smem<VT>::ld, 8, VT * vt) {}
+};
+
+template <int VT>
+__device__ __forceinline__ void load_stage(const fwd_state_params& p, const stage_ptrs& s, std::size_t tile,
+                                           const stage_copies<VT>& o, int tid) {
   const std::size_t ck = tile * tile_sizes::ck;
-  for (int idx = tid; idx < 64 * 16; idx += k_state_threads) {
-    const int i = idx >> 4, seg = idx & 15;
-    cp_async_16(s.w + i * k_ld_wide + seg * 8, p.w + ck + i * k_dim + seg * 8);
-    cp_async_16(s.qg + i * k_ld_wide + seg * 8, p.qg + ck + i * k_dim + seg * 8);
-    cp_async_16(s.kg + i * k_ld_wide + seg * 8, p.kg + ck + i * k_dim + seg * 8);
+  const auto& w = o.wide;
+#pragma unroll
+  for (int n = 0; n < 64 / w.rows; ++n) {
+    const int gs = n * w.rows * k_dim, ss = n * w.rows * k_ld_wide;
+    cp_async_16(s.w + w.s + ss, p.w + ck + w.g + gs);
+    cp_async_16(s.qg + w.s + ss, p.qg + ck + w.g + gs);
+    cp_async_16(s.kg + w.s + ss, p.kg + ck + w.g + gs);
   }
-  for (int idx = tid; idx < 64 * segs; idx += k_state_threads) {
-    const int i = idx / segs, seg = idx % segs;
-    cp_async_16(s.u + i * ldu + seg * 4, p.u + ck + i * v_dim + VT * vt + seg * 4);
+#pragma unroll
+  for (int n = 0; n < 64 / o.u.rows; ++n) {
+    cp_async_16(s.u + o.u.s + n * o.u.rows * state_smem<VT>::ldu, p.u + ck + o.u.g + n * o.u.rows * v_dim);
   }
-  for (int idx = tid; idx < 64 * 8; idx += k_state_threads) {
-    const int i = idx >> 3, seg = idx & 7;
-    cp_async_16(s.Aqk + i * k_ld_aqk + seg * 8, p.Aqk + tile * tile_sizes::cc + i * k_chunk + seg * 8);
+  const __nv_bfloat16* aqk = p.Aqk + tile * tile_sizes::cc + o.aqk.g;
+#pragma unroll
+  for (int n = 0; n < 64 / o.aqk.rows; ++n) {
+    cp_async_16(s.Aqk + o.aqk.s + n * o.aqk.rows * k_ld_aqk, aqk + n * o.aqk.rows * k_chunk);
   }
   if (tid < 32) cp_async_16(s.gC + tid * 4, p.gC + tile * k_dim + tid * 4);
 }
@@ -97,7 +113,8 @@ __global__ void __launch_bounds__(k_state_threads, 1) fwd_state_kernel(fwd_state
   const auto tile_of = [&](int c) { return static_cast<std::size_t>(sq.first_chunk + c) * H + head; };
 
   frag_c hf[NT4] = {}; // h rows 16 warp + gid (+8), cols 8 nt + 2 tig (+1)
-  if (sq.num_chunks > 0) load_stage<VT>(p, stage_at<VT>(smem, 0), tile_of(0), vt, tid);
+  const stage_copies<VT> copies(tid, vt);
+  if (sq.num_chunks > 0) load_stage<VT>(p, stage_at<VT>(smem, 0), tile_of(0), copies, tid);
   cp_async_commit();
 
   for (int c = 0; c < sq.num_chunks; ++c) {
@@ -113,18 +130,21 @@ __global__ void __launch_bounds__(k_state_threads, 1) fwd_state_kernel(fwd_state
     }
     cp_async_wait<0>();
     __syncthreads();
-    if (c + 1 < sq.num_chunks) load_stage<VT>(p, stage_at<VT>(smem, (c + 1) & 1), tile_of(c + 1), vt, tid);
+    if (c + 1 < sq.num_chunks) load_stage<VT>(p, stage_at<VT>(smem, (c + 1) & 1), tile_of(c + 1), copies, tid);
     cp_async_commit();
     if (p.h_out) {
-      for (int idx = tid; idx < 128 * (VT / 8); idx += k_state_threads) {
-        const int r = idx / (VT / 8), seg = idx % (VT / 8);
-        *reinterpret_cast<uint4*>(p.h_out + tile * tile_sizes::kv + r * v_dim + VT * vt + seg * 8) =
-            *reinterpret_cast<const uint4*>(s_h + r * ld + seg * 8);
+      const auto& hc = copies.h;
+      __nv_bfloat16* const h_dst = p.h_out + tile * tile_sizes::kv + hc.g;
+#pragma unroll
+      for (int n = 0; n < 128 / hc.rows; ++n) {
+        *reinterpret_cast<uint4*>(h_dst + n * hc.rows * v_dim) =
+            *reinterpret_cast<const uint4*>(s_h + hc.s + n * hc.rows * ld);
       }
     }
 
     // step 2
     frag_c av[NT2] = {}, ao[NT2] = {};
+    float* const vn_dst = p.vn_out ? p.vn_out + tile * tile_sizes::ck + VT * vt : nullptr;
 #pragma unroll
     for (int kk = 0; kk < 8; ++kk) {
       std::uint32_t aw[4], aq[4];
@@ -152,10 +172,7 @@ __global__ void __launch_bounds__(k_state_threads, 1) fwd_state_kernel(fwd_state
         split_bf16x2(vn0, vn1, hi, lo);
         *reinterpret_cast<std::uint32_t*>(s_vn + r * ld + col) = hi;
         *reinterpret_cast<std::uint32_t*>(s_vn_lo + r * ld + col) = lo;
-        if (p.vn_out) {
-          *reinterpret_cast<float2*>(p.vn_out + tile * tile_sizes::ck + r * v_dim + VT * vt + col) =
-              make_float2(vn0, vn1);
-        }
+        if (vn_dst) *reinterpret_cast<float2*>(vn_dst + r * v_dim + col) = make_float2(vn0, vn1);
       }
     }
     __syncthreads();
@@ -178,16 +195,14 @@ __global__ void __launch_bounds__(k_state_threads, 1) fwd_state_kernel(fwd_state
     }
     if (p.o) {
 #pragma unroll
-      for (int nt = 0; nt < NT2; ++nt) {
+      for (int hh = 0; hh < 2; ++hh) {
+        const int t = k_chunk * c + R0 + gid + 8 * hh; // the owned rows, addressed once
+        if (t >= sq.len) continue;
+        __nv_bfloat16* const o_row =
+            p.o + (static_cast<std::size_t>(sq.start + t) * H + head) * v_dim + VT * vt + C0 + 2 * tig;
 #pragma unroll
-        for (int hh = 0; hh < 2; ++hh) {
-          const int r = R0 + gid + 8 * hh, col = C0 + 8 * nt + 2 * tig;
-          const int t = k_chunk * c + r;
-          if (t < sq.len) {
-            const std::size_t off = (static_cast<std::size_t>(sq.start + t) * H + head) * v_dim +
-                                    VT * vt + col;
-            *reinterpret_cast<std::uint32_t*>(p.o + off) = pack_bf16(ao[nt].x[2 * hh], ao[nt].x[2 * hh + 1]);
-          }
+        for (int nt = 0; nt < NT2; ++nt) {
+          *reinterpret_cast<std::uint32_t*>(o_row + 8 * nt) = pack_bf16(ao[nt].x[2 * hh], ao[nt].x[2 * hh + 1]);
         }
       }
     }
