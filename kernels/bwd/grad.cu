@@ -495,10 +495,16 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
       for (int nt = 0; nt < 8; ++nt) {
         const int d = C0 + 8 * nt + gid;
         const float gn = c.gam(n, d);
-        const std::uint32_t b[2] = {to_tf32(c.kp(ja, d) * exp_ftz(gn - c.gam(ja, d))),
-                                    to_tf32(c.kp(jc, d) * exp_ftz(gn - c.gam(jc, d)))};
+        // The gated operand as TF32 hi + lo (dP stays TF32): rounded once, its row-side and
+        // column-side members of each (i, j) term round differently and the residue reaches the
+        // raw form's token sums (docs/backward-design.md, "What v6 left").
+        std::uint32_t b[2], bl[2];
+        split_tf32(c.kp(ja, d) * exp_ftz(gn - c.gam(ja, d)), b[0], bl[0]);
+        split_tf32(c.kp(jc, d) * exp_ftz(gn - c.gam(jc, d)), b[1], bl[1]);
         mma_tf32_1688(rq[nt], aq, b);
+        mma_tf32_1688(rq[nt], aq, bl);
         mma_tf32_1688(rk[nt], ak, b);
+        mma_tf32_1688(rk[nt], ak, bl);
       }
     }
 #pragma unroll
@@ -590,10 +596,15 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
         const int d = C0 + 8 * nt + gid;
         const float gm = c.gam(m, d);
         const float ea = exp_ftz(c.gam(ia, d) - gm), ec = exp_ftz(c.gam(ic, d) - gm);
-        const std::uint32_t bq[2] = {to_tf32(c.qs(ia, d) * ea), to_tf32(c.qs(ic, d) * ec)};
-        const std::uint32_t bk[2] = {to_tf32(c.kp(ia, d) * ea), to_tf32(c.kp(ic, d) * ec)};
+        std::uint32_t bq[2], bql[2], bk[2], bkl[2]; // hi + lo, as on the row side
+        split_tf32(c.qs(ia, d) * ea, bq[0], bql[0]);
+        split_tf32(c.qs(ic, d) * ec, bq[1], bql[1]);
+        split_tf32(c.kp(ia, d) * ea, bk[0], bkl[0]);
+        split_tf32(c.kp(ic, d) * ec, bk[1], bkl[1]);
         mma_tf32_1688(cc[nt], aq, bq);
+        mma_tf32_1688(cc[nt], aq, bql);
         mma_tf32_1688(cc[nt], ak, bk);
+        mma_tf32_1688(cc[nt], ak, bkl);
       }
     }
 #pragma unroll

@@ -42,6 +42,12 @@ __device__ __forceinline__ std::uint32_t to_tf32(float f) {
   return r;
 }
 
+// x = hi + lo in TF32, hi = tf32(x), lo = tf32(x - hi): about 21 significant bits from two mma.
+__device__ __forceinline__ void split_tf32(float x, std::uint32_t& hi, std::uint32_t& lo) {
+  hi = to_tf32(x);
+  lo = to_tf32(x - __uint_as_float(hi));
+}
+
 __device__ __forceinline__ std::uint32_t pack_bf16(float lo, float hi) {
   __nv_bfloat162 v = __floats2bfloat162_rn(lo, hi);
   return *reinterpret_cast<std::uint32_t*>(&v);
