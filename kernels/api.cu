@@ -285,10 +285,10 @@ kda_status kda_plan_create(const kda_problem* problem, kda_plan** out) {
   int device = 0, sms = 132;
   if (cudaGetDevice(&device) == cudaSuccess) cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
   plan->state_vtile = kda::dev::choose_state_vtile(pr.num_seqs, pr.heads, sms);
-  // Tuning override for experiments (the bits do not depend on it): KDA_STATE_VTILE=32|64.
+  // Tuning override for experiments (the bits do not depend on it): KDA_STATE_VTILE=16|32|64.
   if (const char* env = std::getenv("KDA_STATE_VTILE")) {
     const int v = std::atoi(env);
-    if (v == 32 || v == 64) plan->state_vtile = v;
+    if (v == 16 || v == 32 || v == 64) plan->state_vtile = v;
   }
   const std::size_t tiles = plan->tiles();
   cudaError_t e = cudaSuccess;

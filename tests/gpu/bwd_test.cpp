@@ -3,6 +3,7 @@
 // bitwise repeat; saved and replay paths give the same bits; a sequence alone and packed gives
 // the same per-token gradients. Skips with a message while the
 // loaded libkda has no backward (kda_stage_names("bwd") == 0).
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <tuple>
@@ -106,6 +107,29 @@ TEST_F(bwd_determinism, saved_and_replay_paths_same_bits) {
                                          input_spec{"paths", 5, decay_regime::normal, l2n_mode::off});
   device_row saved(lib(), in, bwd_path::saved), replay(lib(), in, bwd_path::replay);
   expect_same_gradients(run_fwd_bwd(saved), run_fwd_bwd(replay), "saved vs replay");
+}
+
+TEST_F(bwd_determinism, same_bits_for_every_state_vtile) {
+  // The V tile of the serial passes (fwd_state, its replay, bwd_dh) is a launch choice made at run
+  // time from the shape (16, 32 or 64 columns); no gradient bit may depend on it, on either path.
+  const host_inputs in = generate_inputs(dims({700, 65, 1}, 4), gate_form::raw,
+                                         input_spec{"vt", 13, decay_regime::fast, l2n_mode::fused});
+  for (const bwd_path path : {bwd_path::saved, bwd_path::replay}) {
+    host_outputs first;
+    for (const char* tile : {"16", "32", "64"}) {
+      setenv("KDA_STATE_VTILE", tile, 1);
+      device_row row(lib(), in, path);
+      const host_outputs got = run_fwd_bwd(row);
+      if (first.dq.empty()) {
+        first = got;
+        continue;
+      }
+      const std::string what = std::string(to_string(path)) + ", V tile " + tile + " vs 16";
+      EXPECT_TRUE(same_bits(first.o, got.o)) << what << ": o";
+      expect_same_gradients(first, got, what);
+    }
+  }
+  unsetenv("KDA_STATE_VTILE");
 }
 
 TEST_F(bwd_determinism, sequence_alone_equals_packed) {

@@ -18,12 +18,16 @@ void expect_same_copies_as_the_loop(int rows, int g_ld, int s_ld, int seg, int g
     int n = 0;
     for (int idx = tid; idx < rows * SEGS; idx += 256, ++n) {
       const int row = idx / SEGS, sg = idx % SEGS;
+      EXPECT_TRUE(c.copies(n, rows));
       EXPECT_EQ(c.row0 + n * c.rows, row);
       EXPECT_EQ(c.g + n * c.rows * g_ld, row * g_ld + g_col0 + sg * seg);
       EXPECT_EQ(c.s + n * c.rows * s_ld, row * s_ld + sg * seg);
       seen.insert({row, sg});
     }
-    EXPECT_EQ(n, rows / c.rows); // the copy count the passes unroll
+    // the passes the kernels unroll make exactly these n copies, no more
+    int made = 0;
+    for (int m = 0; m < c.passes(rows); ++m) made += c.copies(m, rows) ? 1 : 0;
+    EXPECT_EQ(made, n);
   }
   EXPECT_EQ(seen.size(), static_cast<std::size_t>(rows * SEGS));
 }
@@ -36,6 +40,10 @@ TEST(serial_copies, match_the_copy_loops_of_every_tile) {
   expect_same_copies_as_the_loop<4>(128, 128, 40, 8, 96);       // h / dh out, V tile 32
   expect_same_copies_as_the_loop<8>(128, 128, 72, 8, 64);       // h / dh out, V tile 64
   expect_same_copies_as_the_loop<4>(64, 8192, 40, 8, 32);       // do rows of [T, H, V], H = 64
+  expect_same_copies_as_the_loop<4>(64, 128, 24, 4, 16);        // u, V tile 16
+  expect_same_copies_as_the_loop<2>(128, 128, 24, 8, 112);      // h / dh out, V tile 16
+  expect_same_copies_as_the_loop<2>(64, 512, 24, 8, 48);        // do rows, V tile 16, H = 4: half the threads
+  expect_same_copies_as_the_loop<2>(64, 128, 24, 8, 16);        // dv_new out, V tile 16
 }
 
 } // namespace
