@@ -1,8 +1,7 @@
 // Backward stages 1+2 (see dh_pass.cuh). 8 warps; per chunk, last first, with the inputs of the
 // chunk before it in flight (cp.async double buffer):
 //   step 1  dh (FP32 registers) -> bf16 in smem (B operand of kg dh); written out as dh of the chunk
-//   step 2  warp (row block, column half): dv_new = Aqk^T do + kg dh       (K = 64, then 128);
-//           with V tiles of 16 columns warps 0-3 take a row block each, all 16 columns
+//   step 2  warp (row block, column half): dv_new = Aqk^T do + kg dh       (K = 64, then 128)
 //   step 3  warp = 16 state rows: dh = diag(exp(gamma_C)) dh + qg^T do + w^T (-dv_new)  (K = 64)
 #include "bwd/dh_pass.cuh"
 
@@ -50,8 +49,7 @@ __device__ __forceinline__ stage_ptrs stage_at(unsigned char* smem, int buf) {
 
 // The copies of one step (common/serial_copies.cuh): w, qg, kg [64][128] bf16 in 16 segments per
 // row, do [64][VT] bf16 in VT / 8 (token rows of [T, H, V]), Aqk [64][64] bf16 in 8; and dh out
-// [128][VT] and dv_new out [64][VT] bf16 in VT / 8 (with VT = 16 a [64][VT] tile is 128 copies:
-// threads 128-255 make none).
+// [128][VT] and dv_new out [64][VT] bf16 in VT / 8.
 template <int VT>
 struct step_copies {
   row_copies<16> wide;
@@ -79,8 +77,7 @@ __device__ __forceinline__ void load_stage(const bwd_dh_params& p, const stage_p
   }
   const std::size_t do_row0 = (static_cast<std::size_t>(sq.start + k_chunk * c) * p.heads + head) * v_dim;
 #pragma unroll
-  for (int n = 0; n < o.dO.passes(64); ++n) {
-    if (!o.dO.copies(n, 64)) continue;
+  for (int n = 0; n < 64 / o.dO.rows; ++n) {
     const int i = o.dO.row0 + n * o.dO.rows;
     __nv_bfloat16* dst = s.dO + o.dO.s + n * o.dO.rows * ld;
     if (k_chunk * c + i < sq.len) {
@@ -101,12 +98,8 @@ template <int VT>
 __global__ void __launch_bounds__(k_dh_threads, 1) bwd_dh_kernel(bwd_dh_params p) {
   using L = dh_smem<VT>;
   constexpr int ld = L::ld;
-  constexpr int NT3 = VT / 8; // n-tiles of a warp's state rows (step 3)
-  // Step 2's 64 x VT outputs: warp = (row block, column half) of VT / 16 n-tiles; VT = 16 is too
-  // narrow to halve, so warps 0-3 take all 16 columns of their row block and warps 4-7 wait.
-  // Every element goes through the same mma in the same order either way: the same bits.
-  constexpr bool narrow = VT == 16;
-  constexpr int NT2 = narrow ? 2 : VT / 16;
+  constexpr int NT3 = VT / 8;  // n-tiles of a warp's state rows (step 3)
+  constexpr int NT2 = VT / 16; // n-tiles of a warp's dv_new columns (step 2)
   extern __shared__ __align__(16) unsigned char smem[];
   auto* s_dh = reinterpret_cast<__nv_bfloat16*>(smem + L::dh);
   auto* s_dvn = reinterpret_cast<__nv_bfloat16*>(smem + L::dvn);
@@ -117,8 +110,7 @@ __global__ void __launch_bounds__(k_dh_threads, 1) bwd_dh_kernel(bwd_dh_params p
   const int head = cta.head, vt = cta.vt, H = p.heads;
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
   const int gid = lane >> 2, tig = lane & 3;
-  const int RB = warp & 3, R0 = 16 * RB, C0 = narrow ? 0 : (warp >> 2) * (VT / 2);
-  const bool dv_warp = !narrow || warp < 4;
+  const int RB = warp & 3, R0 = 16 * RB, C0 = (warp >> 2) * (VT / 2);
   const int n = sq.num_chunks;
 
   frag_c dhf[NT3] = {}; // dh rows 16 warp + gid (+8), cols 8 nt + 2 tig (+1); zero after the last chunk
@@ -153,41 +145,39 @@ __global__ void __launch_bounds__(k_dh_threads, 1) bwd_dh_kernel(bwd_dh_params p
     }
 
     // step 2: Aqk is lower-triangular, so rows j of block RB need only token blocks kk >= RB.
-    if (dv_warp) {
-      frag_c dv[NT2] = {};
-      for (int kk = RB; kk < 4; ++kk) {
-        std::uint32_t a[4];
-        load_a_bf16_trans(a, s.Aqk + 16 * kk * k_ld_aqk + R0, k_ld_aqk, lane);
+    frag_c dv[NT2] = {};
+    for (int kk = RB; kk < 4; ++kk) {
+      std::uint32_t a[4];
+      load_a_bf16_trans(a, s.Aqk + 16 * kk * k_ld_aqk + R0, k_ld_aqk, lane);
 #pragma unroll
-        for (int np = 0; np < NT2 / 2; ++np) {
-          std::uint32_t b0[2], b1[2];
-          load_b_bf16_x2(b0, b1, s.dO + 16 * kk * ld + C0 + 16 * np, ld, lane);
-          mma_bf16_16816(dv[2 * np], a, b0);
-          mma_bf16_16816(dv[2 * np + 1], a, b1);
-        }
+      for (int np = 0; np < NT2 / 2; ++np) {
+        std::uint32_t b0[2], b1[2];
+        load_b_bf16_x2(b0, b1, s.dO + 16 * kk * ld + C0 + 16 * np, ld, lane);
+        mma_bf16_16816(dv[2 * np], a, b0);
+        mma_bf16_16816(dv[2 * np + 1], a, b1);
       }
+    }
 #pragma unroll
-      for (int kk = 0; kk < 8; ++kk) {
-        std::uint32_t a[4];
-        load_a_bf16(a, s.kg + R0 * k_ld_wide + 16 * kk, k_ld_wide, lane);
+    for (int kk = 0; kk < 8; ++kk) {
+      std::uint32_t a[4];
+      load_a_bf16(a, s.kg + R0 * k_ld_wide + 16 * kk, k_ld_wide, lane);
 #pragma unroll
-        for (int np = 0; np < NT2 / 2; ++np) {
-          std::uint32_t b0[2], b1[2];
-          load_b_bf16_x2(b0, b1, s_dh + 16 * kk * ld + C0 + 16 * np, ld, lane);
-          mma_bf16_16816(dv[2 * np], a, b0);
-          mma_bf16_16816(dv[2 * np + 1], a, b1);
-        }
+      for (int np = 0; np < NT2 / 2; ++np) {
+        std::uint32_t b0[2], b1[2];
+        load_b_bf16_x2(b0, b1, s_dh + 16 * kk * ld + C0 + 16 * np, ld, lane);
+        mma_bf16_16816(dv[2 * np], a, b0);
+        mma_bf16_16816(dv[2 * np + 1], a, b1);
       }
+    }
 #pragma unroll
-      for (int nt = 0; nt < NT2; ++nt) {
+    for (int nt = 0; nt < NT2; ++nt) {
 #pragma unroll
-        for (int hh = 0; hh < 2; ++hh) {
-          const int r = R0 + gid + 8 * hh, col = C0 + 8 * nt + 2 * tig;
-          const float v0 = dv[nt].x[2 * hh], v1 = dv[nt].x[2 * hh + 1];
-          *reinterpret_cast<std::uint32_t*>(s_dvn + r * ld + col) = pack_bf16(v0, v1);
-          // -bf16(x) == bf16(-x) exactly: step 3 subtracts w^T dv_new by accumulating w^T (-dv_new).
-          *reinterpret_cast<std::uint32_t*>(s_dvn_neg + r * ld + col) = pack_bf16(-v0, -v1);
-        }
+      for (int hh = 0; hh < 2; ++hh) {
+        const int r = R0 + gid + 8 * hh, col = C0 + 8 * nt + 2 * tig;
+        const float v0 = dv[nt].x[2 * hh], v1 = dv[nt].x[2 * hh + 1];
+        *reinterpret_cast<std::uint32_t*>(s_dvn + r * ld + col) = pack_bf16(v0, v1);
+        // -bf16(x) == bf16(-x) exactly: step 3 subtracts w^T dv_new by accumulating w^T (-dv_new).
+        *reinterpret_cast<std::uint32_t*>(s_dvn_neg + r * ld + col) = pack_bf16(-v0, -v1);
       }
     }
     __syncthreads();
@@ -195,8 +185,7 @@ __global__ void __launch_bounds__(k_dh_threads, 1) bwd_dh_kernel(bwd_dh_params p
       const auto& oc = copies.out;
       __nv_bfloat16* const dst = p.dvn_out + tile * tile_sizes::ck + oc.g;
 #pragma unroll
-      for (int m = 0; m < oc.passes(64); ++m) {
-        if (!oc.copies(m, 64)) continue;
+      for (int m = 0; m < 64 / oc.rows; ++m) {
         *reinterpret_cast<uint4*>(dst + m * oc.rows * v_dim) =
             *reinterpret_cast<const uint4*>(s_dvn + oc.s + m * oc.rows * ld);
       }
@@ -247,7 +236,7 @@ cudaError_t launch_vt(const bwd_dh_params& p, int num_seqs, cudaStream_t stream)
 
 cudaError_t launch_bwd_dh(const bwd_dh_params& p, int num_seqs, int vtile, cudaStream_t stream) {
   switch (vtile) {
-  case 16: return launch_vt<16>(p, num_seqs, stream);
+  case 16: return launch_bwd_dh_narrow(p, num_seqs, stream);
   case 32: return launch_vt<32>(p, num_seqs, stream);
   default: return launch_vt<64>(p, num_seqs, stream);
   }

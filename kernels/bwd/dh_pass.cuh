@@ -3,7 +3,7 @@
 // chunk first. dh = gradient of the state leaving the chunk (zero after the last chunk):
 //   dv_new = Aqk^T do + kg dh                          (kg = k' exp(gamma_C - gamma))
 //   dh     <- diag(exp(gamma_C)) dh + qg^T do - w^T dv_new   (the previous chunk's dh)
-// The mirror of the forward state pass: one CTA per (sequence, head, V tile of 32 or 64 columns),
+// The mirror of the forward state pass: one CTA per (sequence, head, V tile of 16, 32 or 64 columns),
 // dh in FP32 registers, bf16 operands, FP32 accumulation, fixed order: bits independent of the tile.
 // Writes, per chunk, dh (bf16, the state gradient leaving the chunk) and dv_new (bf16).
 #include <cuda_bf16.h>
@@ -28,6 +28,9 @@ struct bwd_dh_params {
 
 constexpr int k_dh_threads = 256;
 
+// vtile 16, 32 or 64 (choose_state_vtile); the bits do not depend on it.
 cudaError_t launch_bwd_dh(const bwd_dh_params& p, int num_seqs, int vtile, cudaStream_t stream);
+// 16-column tiles, warp-specialised (dh_pass_narrow.cu); launch_bwd_dh picks it.
+cudaError_t launch_bwd_dh_narrow(const bwd_dh_params& p, int num_seqs, cudaStream_t stream);
 
 } // namespace kda::dev

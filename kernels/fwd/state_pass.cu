@@ -1,10 +1,9 @@
 // Forward stage 2 ("state pass" + output): see state_pass.cuh. 8 warps; per chunk, with the
 // inputs of the next chunk in flight (cp.async double buffer):
 //   step 1  h (FP32 registers) -> bf16 in smem (the B operand of w h and qg h)
-//   step 2  v_new = u - w h, o = qg h                                           (K = 128)
+//   step 2  warp (row block, column half): v_new = u - w h, o = qg h          (K = 128)
 //   step 3  o += Aqk v_new                                                      (K = 64)
 //   step 4  warp = 16 state rows: h = diag(exp(gamma_C)) h + kg^T v_new        (K = 64)
-// Steps 2 and 3 share the 64 x VT outputs among the warps (out_split below).
 // bf16 operands, FP32 accumulation, fixed k order: deterministic. u is read in FP32, and v_new
 // enters steps 3 and 4 as hi = bf16(v_new) plus lo = bf16(v_new - hi): two mma per k step, each
 // product exact in the FP32 accumulator, so v_new counts with 16 significant bits (its bf16
@@ -23,9 +22,9 @@ namespace {
 constexpr int k_ld_wide = 136; // bf16 row stride of [64][128] tiles (conflict-free ldmatrix)
 constexpr int k_ld_aqk = 72;   // bf16 row stride of the [64][64] Aqk tile
 
-// VT: columns of V (and of the state) one CTA owns (16, 32 or 64). Smaller tiles give more CTAs
-// (short rows); each output element is computed in the same order whatever VT is, so the bits do
-// not change.
+// VT: columns of V (and of the state) one CTA owns, 32 or 64 here (16: state_pass_narrow.cu).
+// Smaller tiles give more CTAs (short rows); each output element is computed in the same order
+// whatever VT is, so the bits do not change.
 template <int VT>
 struct state_smem {
   static constexpr int ld = VT + 8;  // bf16 row stride of [.][VT] tiles (h, v_new hi and lo)
@@ -47,22 +46,6 @@ struct state_smem {
 struct stage_ptrs {
   __nv_bfloat16 *w, *qg, *kg, *Aqk;
   float *u, *gC;
-};
-
-// Which 64 x VT outputs of steps 2 and 3 a warp computes. VT >= 32: warp = (row block, column
-// half), both v_new and o there (w h and qg h share the B loads of h). VT = 16 is too narrow to
-// halve: warps 0-3 compute v_new and warps 4-7 o, each for one row block and all 16 columns, so a
-// warp issues half the mma of steps 2 and 3 that it does at VT = 32. Either way every element
-// goes through the same mma in the same order: the same bits.
-template <int VT>
-struct out_split {
-  static constexpr bool by_role = VT == 16;
-  static constexpr int NT = by_role ? 2 : VT / 16; // n-tiles of the warp's columns
-  bool vn, o;                                      // computes v_new / o
-  int R0, C0;                                      // rows [R0, +16), columns [C0, +8 NT)
-  __device__ explicit out_split(int warp)
-      : vn(!by_role || warp < 4), o(!by_role || warp >= 4), R0(16 * (warp & 3)),
-        C0(by_role ? 0 : (warp >> 2) * (VT / 2)) {}
 };
 
 template <int VT>
@@ -115,8 +98,8 @@ template <int VT>
 __global__ void __launch_bounds__(k_state_threads, 1) fwd_state_kernel(fwd_state_params p) {
   using L = state_smem<VT>;
   constexpr int ld = L::ld;
-  constexpr int NT4 = VT / 8; // n-tiles of a warp's state rows (step 4)
-  constexpr int NT2 = out_split<VT>::NT;
+  constexpr int NT4 = VT / 8;  // n-tiles of a warp's state rows (step 4)
+  constexpr int NT2 = VT / 16; // n-tiles of a warp's v_new / o columns (steps 2, 3)
   extern __shared__ __align__(16) unsigned char smem[];
   auto* s_h = reinterpret_cast<__nv_bfloat16*>(smem + L::h);
   auto* s_vn = reinterpret_cast<__nv_bfloat16*>(smem + L::vn);
@@ -127,8 +110,7 @@ __global__ void __launch_bounds__(k_state_threads, 1) fwd_state_kernel(fwd_state
   const int head = cta.head, vt = cta.vt, H = p.heads;
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
   const int gid = lane >> 2, tig = lane & 3;
-  const out_split<VT> my(warp); // steps 2/3: rows [R0, +16), cols [C0, +8 NT2)
-  const int R0 = my.R0, C0 = my.C0;
+  const int R0 = 16 * (warp & 3), C0 = (warp >> 2) * (VT / 2); // steps 2/3: rows [R0, +16), cols [C0, +VT/2)
   const auto tile_of = [&](int c) { return static_cast<std::size_t>(sq.first_chunk + c) * H + head; };
 
   frag_c hf[NT4] = {}; // h rows 16 warp + gid (+8), cols 8 nt + 2 tig (+1)
@@ -164,84 +146,64 @@ __global__ void __launch_bounds__(k_state_threads, 1) fwd_state_kernel(fwd_state
     // step 2
     frag_c av[NT2] = {}, ao[NT2] = {};
     float* const vn_dst = p.vn_out ? p.vn_out + tile * tile_sizes::ck + VT * vt : nullptr;
-    if constexpr (out_split<VT>::by_role) { // one product per warp: w h or qg h
-      const __nv_bfloat16* const a_rows = (my.o ? s.qg : s.w) + R0 * k_ld_wide;
 #pragma unroll
-      for (int kk = 0; kk < 8; ++kk) {
-        std::uint32_t a[4], b0[2], b1[2];
-        load_a_bf16(a, a_rows + 16 * kk, k_ld_wide, lane);
-        load_b_bf16_x2(b0, b1, s_h + 16 * kk * ld, ld, lane);
-        mma_bf16_16816(av[0], a, b0);
-        mma_bf16_16816(av[1], a, b1);
-      }
-      if (my.o) {
-        ao[0] = av[0];
-        ao[1] = av[1];
-      }
-    } else {
+    for (int kk = 0; kk < 8; ++kk) {
+      std::uint32_t aw[4], aq[4];
+      load_a_bf16(aw, s.w + R0 * k_ld_wide + 16 * kk, k_ld_wide, lane);
+      load_a_bf16(aq, s.qg + R0 * k_ld_wide + 16 * kk, k_ld_wide, lane);
 #pragma unroll
-      for (int kk = 0; kk < 8; ++kk) {
-        std::uint32_t aw[4], aq[4];
-        load_a_bf16(aw, s.w + R0 * k_ld_wide + 16 * kk, k_ld_wide, lane);
-        load_a_bf16(aq, s.qg + R0 * k_ld_wide + 16 * kk, k_ld_wide, lane);
-#pragma unroll
-        for (int np = 0; np < NT2 / 2; ++np) {
-          std::uint32_t b0[2], b1[2];
-          load_b_bf16_x2(b0, b1, s_h + 16 * kk * ld + C0 + 16 * np, ld, lane);
-          mma_bf16_16816(av[2 * np], aw, b0);
-          mma_bf16_16816(av[2 * np + 1], aw, b1);
-          mma_bf16_16816(ao[2 * np], aq, b0);
-          mma_bf16_16816(ao[2 * np + 1], aq, b1);
-        }
+      for (int np = 0; np < NT2 / 2; ++np) {
+        std::uint32_t b0[2], b1[2];
+        load_b_bf16_x2(b0, b1, s_h + 16 * kk * ld + C0 + 16 * np, ld, lane);
+        mma_bf16_16816(av[2 * np], aw, b0);
+        mma_bf16_16816(av[2 * np + 1], aw, b1);
+        mma_bf16_16816(ao[2 * np], aq, b0);
+        mma_bf16_16816(ao[2 * np + 1], aq, b1);
       }
     }
-    if (my.vn) {
 #pragma unroll
-      for (int nt = 0; nt < NT2; ++nt) {
+    for (int nt = 0; nt < NT2; ++nt) {
 #pragma unroll
-        for (int hh = 0; hh < 2; ++hh) {
-          const int r = R0 + gid + 8 * hh, col = C0 + 8 * nt + 2 * tig;
-          const float2 uu = *reinterpret_cast<const float2*>(s.u + r * L::ldu + col);
-          const float vn0 = uu.x - av[nt].x[2 * hh];
-          const float vn1 = uu.y - av[nt].x[2 * hh + 1];
-          std::uint32_t hi, lo;
-          split_bf16x2(vn0, vn1, hi, lo);
-          *reinterpret_cast<std::uint32_t*>(s_vn + r * ld + col) = hi;
-          *reinterpret_cast<std::uint32_t*>(s_vn_lo + r * ld + col) = lo;
-          if (vn_dst) *reinterpret_cast<float2*>(vn_dst + r * v_dim + col) = make_float2(vn0, vn1);
-        }
+      for (int hh = 0; hh < 2; ++hh) {
+        const int r = R0 + gid + 8 * hh, col = C0 + 8 * nt + 2 * tig;
+        const float2 uu = *reinterpret_cast<const float2*>(s.u + r * L::ldu + col);
+        const float vn0 = uu.x - av[nt].x[2 * hh];
+        const float vn1 = uu.y - av[nt].x[2 * hh + 1];
+        std::uint32_t hi, lo;
+        split_bf16x2(vn0, vn1, hi, lo);
+        *reinterpret_cast<std::uint32_t*>(s_vn + r * ld + col) = hi;
+        *reinterpret_cast<std::uint32_t*>(s_vn_lo + r * ld + col) = lo;
+        if (vn_dst) *reinterpret_cast<float2*>(vn_dst + r * v_dim + col) = make_float2(vn0, vn1);
       }
     }
     __syncthreads();
 
     // step 3
-    if (my.o) {
 #pragma unroll
-      for (int kk = 0; kk < 4; ++kk) {
-        std::uint32_t a[4];
-        load_a_bf16(a, s.Aqk + R0 * k_ld_aqk + 16 * kk, k_ld_aqk, lane);
+    for (int kk = 0; kk < 4; ++kk) {
+      std::uint32_t a[4];
+      load_a_bf16(a, s.Aqk + R0 * k_ld_aqk + 16 * kk, k_ld_aqk, lane);
 #pragma unroll
-        for (int np = 0; np < NT2 / 2; ++np) {
+      for (int np = 0; np < NT2 / 2; ++np) {
 #pragma unroll
-          for (const __nv_bfloat16* part : {s_vn, s_vn_lo}) { // v_new = hi + lo
-            std::uint32_t b0[2], b1[2];
-            load_b_bf16_x2(b0, b1, part + 16 * kk * ld + C0 + 16 * np, ld, lane);
-            mma_bf16_16816(ao[2 * np], a, b0);
-            mma_bf16_16816(ao[2 * np + 1], a, b1);
-          }
+        for (const __nv_bfloat16* part : {s_vn, s_vn_lo}) { // v_new = hi + lo
+          std::uint32_t b0[2], b1[2];
+          load_b_bf16_x2(b0, b1, part + 16 * kk * ld + C0 + 16 * np, ld, lane);
+          mma_bf16_16816(ao[2 * np], a, b0);
+          mma_bf16_16816(ao[2 * np + 1], a, b1);
         }
       }
-      if (p.o) {
+    }
+    if (p.o) {
 #pragma unroll
-        for (int hh = 0; hh < 2; ++hh) {
-          const int t = k_chunk * c + R0 + gid + 8 * hh; // the owned rows, addressed once
-          if (t >= sq.len) continue;
-          __nv_bfloat16* const o_row =
-              p.o + (static_cast<std::size_t>(sq.start + t) * H + head) * v_dim + VT * vt + C0 + 2 * tig;
+      for (int hh = 0; hh < 2; ++hh) {
+        const int t = k_chunk * c + R0 + gid + 8 * hh; // the owned rows, addressed once
+        if (t >= sq.len) continue;
+        __nv_bfloat16* const o_row =
+            p.o + (static_cast<std::size_t>(sq.start + t) * H + head) * v_dim + VT * vt + C0 + 2 * tig;
 #pragma unroll
-          for (int nt = 0; nt < NT2; ++nt) {
-            *reinterpret_cast<std::uint32_t*>(o_row + 8 * nt) = pack_bf16(ao[nt].x[2 * hh], ao[nt].x[2 * hh + 1]);
-          }
+        for (int nt = 0; nt < NT2; ++nt) {
+          *reinterpret_cast<std::uint32_t*>(o_row + 8 * nt) = pack_bf16(ao[nt].x[2 * hh], ao[nt].x[2 * hh + 1]);
         }
       }
     }
@@ -291,8 +253,8 @@ int choose_state_vtile(int num_seqs, int heads, int sm_count) {
   // Measured on the H200 (docs/perf-log.md, fwd v1): 64-column tiles win once there are about
   // half as many CTAs as SMs (1doc: 128 CTAs, 0.94 ms vs 1.37 ms with 32); short rows (m2: 16
   // CTAs) gain from splitting V finer (0.093 ms vs 0.126 ms). A chunk step is a latency-bound
-  // chain, so while every CTA of 16 columns still gets an SM of its own (R2: 96), the halved
-  // work per warp shortens each step (docs/perf-log.md, v7).
+  // chain, so while every CTA of 16 columns still gets an SM of its own (R2: 96), the narrow
+  // tiles, whose warps split the step by role, shorten it (docs/perf-log.md, v7).
   const long long chains = static_cast<long long>(num_seqs) * heads;
   if (chains * (v_dim / 16) <= sm_count) return 16;
   return 2 * chains * (v_dim / 64) >= sm_count ? 64 : 32;
@@ -300,7 +262,7 @@ int choose_state_vtile(int num_seqs, int heads, int sm_count) {
 
 cudaError_t launch_fwd_state(const fwd_state_params& p, int num_seqs, int vtile, cudaStream_t stream) {
   switch (vtile) {
-  case 16: return launch_vt<16>(p, num_seqs, stream);
+  case 16: return launch_fwd_state_narrow(p, num_seqs, stream);
   case 32: return launch_vt<32>(p, num_seqs, stream);
   default: return launch_vt<64>(p, num_seqs, stream);
   }

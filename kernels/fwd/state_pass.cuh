@@ -4,7 +4,7 @@
 //   v_new  = u - w h
 //   o      = qg h + Aqk v_new
 //   h_next = diag(exp(gamma_C)) h + kg^T v_new
-// One CTA per (sequence, head, V tile of 32 or 64 columns); the state h (128 x VT of it) stays in FP32
+// One CTA per (sequence, head, V tile of 16, 32 or 64 columns); the state h (128 x VT of it) stays in FP32
 // registers across chunks. Optionally writes the saved set: h entering each chunk (bf16) and v_new
 // (fp32). u and v_new keep FP32 precision (v_new enters its two products as a bf16 hi + lo pair):
 // their bf16 rounding bounded the gate gradients' error (docs/backward-design.md).
@@ -31,8 +31,10 @@ struct fwd_state_params {
 
 constexpr int k_state_threads = 256;
 
-// The V tile (32 or 64 columns) for a batch shape; the output bits do not depend on it.
+// The V tile (16, 32 or 64 columns) for a batch shape; the output bits do not depend on it.
 int choose_state_vtile(int num_seqs, int heads, int sm_count);
 cudaError_t launch_fwd_state(const fwd_state_params& p, int num_seqs, int vtile, cudaStream_t stream);
+// 16-column tiles, warp-specialised (state_pass_narrow.cu); launch_fwd_state picks it.
+cudaError_t launch_fwd_state_narrow(const fwd_state_params& p, int num_seqs, cudaStream_t stream);
 
 } // namespace kda::dev

@@ -1,0 +1,275 @@
+// Backward stages 1+2 for V tiles of 16 columns (dh_pass.cuh): the same per-chunk maths as
+// dh_pass.cu, with the warps split by role so that a chunk step of the reverse recurrence waits
+// for nothing but its own products.
+//   chain warps 0-3   dv_new = Aqk^T do + kg dh     (row block `warp`, 16 columns)
+//                     dh = diag(exp(gamma_C)) dh + qg^T do + w^T (-dv_new)  (state rows [32 warp, +32))
+//   output warps 4-7  the stores of dh and dv_new (from double-buffered shared copies)
+// Aqk^T do needs no dh: the chain warps compute it for the next chunk at the end of a step, off
+// the dh -> dh chain, from inputs loaded two chunks ahead (three cp.async stages). Each element
+// goes through the same mma in the same order as in dh_pass.cu: the bits of every other V tile.
+#include <cstdint>
+
+#include "bwd/dh_pass.cuh"
+#include "common/mma.cuh"
+#include "common/named_barrier.cuh"
+#include "common/schedule.cuh"
+#include "common/serial_copies.cuh"
+
+namespace kda::dev {
+namespace {
+
+constexpr int VT = 16;
+constexpr int k_group = 128;   // threads of each role
+constexpr int k_ld_wide = 136; // bf16 row stride of [64][128] tiles (conflict-free ldmatrix)
+constexpr int k_ld_aqk = 72;
+constexpr int k_ld = VT + 8; // bf16 row stride of [.][16] tiles (do, dh, dv_new)
+constexpr int k_stages = 3;
+
+// Barrier ids (common/named_barrier.cuh): the groups meet at dh_full, dvn_full (chain arrives,
+// output waits) and buf_free (output arrives, chain waits), one of each per buffer.
+constexpr int k_bar_chain = 1;
+__device__ __forceinline__ int bar_dh_full(int b) { return 2 + b; }
+__device__ __forceinline__ int bar_dvn_full(int b) { return 4 + b; }
+__device__ __forceinline__ int bar_buf_free(int b) { return 6 + b; }
+
+struct narrow_smem {
+  // stage: w, qg, kg [64][136] bf16, do [64][24] bf16, Aqk [64][72] bf16, exp(gamma_C) [128] fp32
+  static constexpr std::size_t w = 0;
+  static constexpr std::size_t qg = w + 64 * k_ld_wide * 2;
+  static constexpr std::size_t kg = qg + 64 * k_ld_wide * 2;
+  static constexpr std::size_t dO = kg + 64 * k_ld_wide * 2;
+  static constexpr std::size_t Aqk = dO + 64 * k_ld * 2;
+  static constexpr std::size_t gC = Aqk + 64 * k_ld_aqk * 2;
+  static constexpr std::size_t stage = gC + 128 * 4;
+  // per buffer b: dh [128][24], dv_new and -dv_new [64][24] (bf16)
+  static constexpr std::size_t x_base = k_stages * stage;
+  static constexpr std::size_t x_dh = 0;
+  static constexpr std::size_t x_dvn = x_dh + 128 * k_ld * 2;
+  static constexpr std::size_t x_neg = x_dvn + 64 * k_ld * 2;
+  static constexpr std::size_t x_buf = x_neg + 64 * k_ld * 2;
+  static constexpr std::size_t bytes = x_base + 2 * x_buf;
+  static_assert(bytes <= 227 * 1024, "one CTA per SM");
+};
+
+struct stage_ptrs {
+  __nv_bfloat16 *w, *qg, *kg, *dO, *Aqk;
+  float* gC;
+};
+struct shared_buf {
+  __nv_bfloat16 *dh, *dvn, *neg;
+};
+
+__device__ __forceinline__ stage_ptrs stage_at(unsigned char* smem, int i) {
+  unsigned char* s = smem + i * narrow_smem::stage;
+  return {reinterpret_cast<__nv_bfloat16*>(s + narrow_smem::w), reinterpret_cast<__nv_bfloat16*>(s + narrow_smem::qg),
+          reinterpret_cast<__nv_bfloat16*>(s + narrow_smem::kg), reinterpret_cast<__nv_bfloat16*>(s + narrow_smem::dO),
+          reinterpret_cast<__nv_bfloat16*>(s + narrow_smem::Aqk), reinterpret_cast<float*>(s + narrow_smem::gC)};
+}
+__device__ __forceinline__ shared_buf buf_at(unsigned char* smem, int b) {
+  unsigned char* s = smem + narrow_smem::x_base + b * narrow_smem::x_buf;
+  return {reinterpret_cast<__nv_bfloat16*>(s + narrow_smem::x_dh), reinterpret_cast<__nv_bfloat16*>(s + narrow_smem::x_dvn),
+          reinterpret_cast<__nv_bfloat16*>(s + narrow_smem::x_neg)};
+}
+
+// The chain threads' 16-byte copies (g = 0..127; common/serial_copies.cuh).
+struct chain_copies {
+  row_copies<16, k_group> wide; // w, qg, kg
+  row_copies<2, k_group> dO;    // do [64][16] of this V tile: token rows of [T, H, V]
+  row_copies<8, k_group> aqk;
+  __device__ chain_copies(int g, int vt, int heads)
+      : wide(g, k_dim, k_ld_wide, 8), dO(g, heads * v_dim, k_ld, 8, VT * vt), aqk(g, k_chunk, k_ld_aqk, 8) {}
+};
+
+// Chunk c of sequence sq into stage s; do rows past the sequence's end are zero.
+__device__ __forceinline__ void load_stage(const bwd_dh_params& p, const stage_ptrs& s, const seq_info& sq, int c,
+                                           int head, const chain_copies& o, int g) {
+  const std::size_t tile = static_cast<std::size_t>(sq.first_chunk + c) * p.heads + head;
+  const std::size_t ck = tile * tile_sizes::ck;
+#pragma unroll
+  for (int n = 0; n < 64 / o.wide.rows; ++n) {
+    const int gs = n * o.wide.rows * k_dim, ss = n * o.wide.rows * k_ld_wide;
+    cp_async_16(s.w + o.wide.s + ss, p.w + ck + o.wide.g + gs);
+    cp_async_16(s.qg + o.wide.s + ss, p.qg + ck + o.wide.g + gs);
+    cp_async_16(s.kg + o.wide.s + ss, p.kg + ck + o.wide.g + gs);
+  }
+  const std::size_t do_row0 = (static_cast<std::size_t>(sq.start + k_chunk * c) * p.heads + head) * v_dim;
+#pragma unroll
+  for (int n = 0; n < 64 / o.dO.rows; ++n) {
+    const int i = o.dO.row0 + n * o.dO.rows;
+    __nv_bfloat16* dst = s.dO + o.dO.s + n * o.dO.rows * k_ld;
+    if (k_chunk * c + i < sq.len) {
+      cp_async_16(dst, p.d_o + do_row0 + o.dO.g + static_cast<std::size_t>(n * o.dO.rows) * p.heads * v_dim);
+    } else {
+      *reinterpret_cast<uint4*>(dst) = make_uint4(0, 0, 0, 0);
+    }
+  }
+  const __nv_bfloat16* aqk = p.Aqk + tile * tile_sizes::cc + o.aqk.g;
+#pragma unroll
+  for (int n = 0; n < 64 / o.aqk.rows; ++n) {
+    cp_async_16(s.Aqk + o.aqk.s + n * o.aqk.rows * k_ld_aqk, aqk + n * o.aqk.rows * k_chunk);
+  }
+  if (g < 32) cp_async_16(s.gC + g * 4, p.gC + tile * k_dim + g * 4);
+}
+
+// dv = Aqk^T do for rows [16 RB, +16): Aqk is lower-triangular, so only token blocks kk >= RB.
+__device__ __forceinline__ void aqk_t_do(frag_c (&dv)[2], const stage_ptrs& s, int RB, int lane) {
+  dv[0] = dv[1] = frag_c{};
+  for (int kk = RB; kk < 4; ++kk) {
+    std::uint32_t a[4], b0[2], b1[2];
+    load_a_bf16_trans(a, s.Aqk + 16 * kk * k_ld_aqk + 16 * RB, k_ld_aqk, lane);
+    load_b_bf16_x2(b0, b1, s.dO + 16 * kk * k_ld, k_ld, lane);
+    mma_bf16_16816(dv[0], a, b0);
+    mma_bf16_16816(dv[1], a, b1);
+  }
+}
+
+// Chain warp `warp` (0-3) over the sequence's chunks, last first.
+__device__ void chain_role(const bwd_dh_params& p, unsigned char* smem, const seq_info& sq, int head, int vt,
+                           int warp, int lane) {
+  const int g = warp * 32 + lane, gid = lane >> 2, tig = lane & 3, n = sq.num_chunks;
+  const int RB = warp, R0 = 16 * warp, S0 = 32 * warp; // dv_new rows [R0, +16); state rows [S0, +32)
+  const chain_copies copies(g, vt, p.heads);
+  // iteration it handles chunk n - 1 - it from stage it % 3, loaded two iterations ahead
+  if (n > 0) load_stage(p, stage_at(smem, 0), sq, n - 1, head, copies, g);
+  cp_async_commit();
+  if (n > 1) load_stage(p, stage_at(smem, 1), sq, n - 2, head, copies, g);
+  cp_async_commit();
+  cp_async_wait<1>();
+  named_sync(k_bar_chain, k_group); // stage 0 visible
+  frag_c dv[2];
+  if (n > 0) aqk_t_do(dv, stage_at(smem, 0), RB, lane);
+
+  frag_c dhf[2][2] = {}; // dh rows S0 + 16 mt + gid (+8), cols 8 nt + 2 tig (+1); zero after the last chunk
+  for (int it = 0; it < n; ++it) {
+    const int b = it & 1;
+    const stage_ptrs s = stage_at(smem, it % k_stages);
+    const shared_buf x = buf_at(smem, b);
+
+    // dh (FP32 registers) -> bf16 in buffer b, once the output warps have stored iteration it - 2's
+    if (it >= 2) named_sync(bar_buf_free(b), 2 * k_group);
+#pragma unroll
+    for (int mt = 0; mt < 2; ++mt) {
+#pragma unroll
+      for (int nt = 0; nt < 2; ++nt) {
+        const int r = S0 + 16 * mt + gid, col = 8 * nt + 2 * tig;
+        *reinterpret_cast<std::uint32_t*>(x.dh + r * k_ld + col) = pack_bf16(dhf[mt][nt].x[0], dhf[mt][nt].x[1]);
+        *reinterpret_cast<std::uint32_t*>(x.dh + (r + 8) * k_ld + col) = pack_bf16(dhf[mt][nt].x[2], dhf[mt][nt].x[3]);
+      }
+    }
+    cp_async_wait<0>();
+    named_sync(k_bar_chain, k_group); // dh visible to every chain warp; the next iteration's stage too
+    named_arrive(bar_dh_full(b), 2 * k_group);
+    if (it + 2 < n) load_stage(p, stage_at(smem, (it + 2) % k_stages), sq, n - 3 - it, head, copies, g);
+    cp_async_commit();
+
+    // dv_new = Aqk^T do (computed at the end of the last step) + kg dh
+#pragma unroll
+    for (int kk = 0; kk < 8; ++kk) {
+      std::uint32_t a[4], b0[2], b1[2];
+      load_a_bf16(a, s.kg + R0 * k_ld_wide + 16 * kk, k_ld_wide, lane);
+      load_b_bf16_x2(b0, b1, x.dh + 16 * kk * k_ld, k_ld, lane);
+      mma_bf16_16816(dv[0], a, b0);
+      mma_bf16_16816(dv[1], a, b1);
+    }
+#pragma unroll
+    for (int nt = 0; nt < 2; ++nt) {
+#pragma unroll
+      for (int hh = 0; hh < 2; ++hh) {
+        const int r = R0 + gid + 8 * hh, col = 8 * nt + 2 * tig;
+        const float v0 = dv[nt].x[2 * hh], v1 = dv[nt].x[2 * hh + 1];
+        *reinterpret_cast<std::uint32_t*>(x.dvn + r * k_ld + col) = pack_bf16(v0, v1);
+        // -bf16(x) == bf16(-x) exactly: the dh step subtracts w^T dv_new by accumulating w^T (-dv_new).
+        *reinterpret_cast<std::uint32_t*>(x.neg + r * k_ld + col) = pack_bf16(-v0, -v1);
+      }
+    }
+    named_sync(k_bar_chain, k_group); // dv_new visible to every chain warp
+    named_arrive(bar_dvn_full(b), 2 * k_group);
+
+    // dh = diag(exp(gamma_C)) dh + qg^T do + w^T (-dv_new) for state rows [S0, +32)
+#pragma unroll
+    for (int mt = 0; mt < 2; ++mt) {
+      const float g0 = s.gC[S0 + 16 * mt + gid], g1 = s.gC[S0 + 16 * mt + gid + 8];
+#pragma unroll
+      for (int nt = 0; nt < 2; ++nt) {
+        dhf[mt][nt].x[0] *= g0;
+        dhf[mt][nt].x[1] *= g0;
+        dhf[mt][nt].x[2] *= g1;
+        dhf[mt][nt].x[3] *= g1;
+      }
+    }
+#pragma unroll
+    for (int kk = 0; kk < 4; ++kk) {
+      std::uint32_t aq[2][4], aw[2][4], b0[2], b1[2];
+#pragma unroll
+      for (int mt = 0; mt < 2; ++mt) {
+        load_a_bf16_trans(aq[mt], s.qg + 16 * kk * k_ld_wide + S0 + 16 * mt, k_ld_wide, lane);
+        load_a_bf16_trans(aw[mt], s.w + 16 * kk * k_ld_wide + S0 + 16 * mt, k_ld_wide, lane);
+      }
+      load_b_bf16_x2(b0, b1, s.dO + 16 * kk * k_ld, k_ld, lane);
+#pragma unroll
+      for (int mt = 0; mt < 2; ++mt) {
+        mma_bf16_16816(dhf[mt][0], aq[mt], b0);
+        mma_bf16_16816(dhf[mt][1], aq[mt], b1);
+      }
+      load_b_bf16_x2(b0, b1, x.neg + 16 * kk * k_ld, k_ld, lane);
+#pragma unroll
+      for (int mt = 0; mt < 2; ++mt) {
+        mma_bf16_16816(dhf[mt][0], aw[mt], b0);
+        mma_bf16_16816(dhf[mt][1], aw[mt], b1);
+      }
+    }
+    // the next chunk's Aqk^T do: its stage is visible since this step's first barrier
+    if (it + 1 < n) aqk_t_do(dv, stage_at(smem, (it + 1) % k_stages), RB, lane);
+  }
+}
+
+// Output warp `ow` (0-3, warp 4 + ow): dh and dv_new of each chunk to global memory.
+__device__ void output_role(const bwd_dh_params& p, unsigned char* smem, const seq_info& sq, int head, int vt,
+                            int ow, int lane) {
+  const int g = ow * 32 + lane, n = sq.num_chunks;
+  const row_copies<2, k_group> oc(g, v_dim, k_ld, 8, VT * vt); // [.][16] bf16 tiles, 64 rows a pass
+  for (int it = 0; it < n; ++it) {
+    const int b = it & 1;
+    const std::size_t tile = static_cast<std::size_t>(sq.first_chunk + n - 1 - it) * p.heads + head;
+    const shared_buf x = buf_at(smem, b);
+    named_sync(bar_dh_full(b), 2 * k_group);
+    __nv_bfloat16* const dh_dst = p.dh_out + tile * tile_sizes::kv + oc.g;
+#pragma unroll
+    for (int m = 0; m < 128 / oc.rows; ++m) {
+      *reinterpret_cast<uint4*>(dh_dst + m * oc.rows * v_dim) = *reinterpret_cast<const uint4*>(x.dh + oc.s + m * oc.rows * k_ld);
+    }
+    named_sync(bar_dvn_full(b), 2 * k_group);
+    __nv_bfloat16* const dvn_dst = p.dvn_out + tile * tile_sizes::ck + oc.g;
+#pragma unroll
+    for (int m = 0; m < 64 / oc.rows; ++m) {
+      *reinterpret_cast<uint4*>(dvn_dst + m * oc.rows * v_dim) = *reinterpret_cast<const uint4*>(x.dvn + oc.s + m * oc.rows * k_ld);
+    }
+    // dh and dv_new of buffer b are stored: the chain may refill it two iterations on
+    if (it + 2 < n) named_arrive(bar_buf_free(b), 2 * k_group);
+  }
+}
+
+__global__ void __launch_bounds__(k_dh_threads, 1) bwd_dh_narrow_kernel(bwd_dh_params p) {
+  extern __shared__ __align__(16) unsigned char smem[];
+  const serial_cta cta = serial_cta_of(blockIdx.x, p.heads, v_dim / VT);
+  const seq_info sq = p.seqs[p.seq_order[cta.seq_rank]];
+  const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+  if (warp < 4) {
+    chain_role(p, smem, sq, cta.head, cta.vt, warp, lane);
+  } else {
+    output_role(p, smem, sq, cta.head, cta.vt, warp - 4, lane);
+  }
+}
+
+} // namespace
+
+cudaError_t launch_bwd_dh_narrow(const bwd_dh_params& p, int num_seqs, cudaStream_t stream) {
+  static_assert(k_dh_threads == 2 * k_group, "chain and output warps");
+  static const cudaError_t attr = cudaFuncSetAttribute(bwd_dh_narrow_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                       static_cast<int>(narrow_smem::bytes));
+  if (attr != cudaSuccess) return attr;
+  bwd_dh_narrow_kernel<<<serial_grid(num_seqs, p.heads, v_dim / VT), k_dh_threads, narrow_smem::bytes, stream>>>(p);
+  return cudaGetLastError();
+}
+
+} // namespace kda::dev
