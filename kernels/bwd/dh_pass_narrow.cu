@@ -259,11 +259,7 @@ __global__ void __launch_bounds__(k_dh_threads, 1) bwd_dh_narrow_kernel(bwd_dh_p
   const serial_cta cta = serial_cta_of(blockIdx.x, p.heads, v_dim / VT);
   const seq_info sq = p.seqs[p.seq_order[cta.seq_rank]];
   const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
-  if (threadIdx.x == 0) {
-    for (int i = 0; i < k_stages; ++i) mbar_init(stage_full(smem, i));
-    mbar_init_fence();
-  }
-  __syncthreads();
+  init_mbarriers(stage_full(smem, 0), k_stages);
   if (warp < 4) {
     chain_role(p, smem, sq, cta.head, cta.vt, warp, lane);
   } else {

@@ -9,13 +9,15 @@
 
 namespace kda::dev {
 
-// A barrier for one producer arrival per phase (the arrival that posts the phase's bytes).
-__device__ __forceinline__ void mbar_init(std::uint64_t* bar) {
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;\n" ::"r"(smem_addr(bar)) : "memory");
-}
-// Makes initialised barriers visible to the async (copy) proxy; then a CTA barrier.
-__device__ __forceinline__ void mbar_init_fence() {
-  asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+// n consecutive barriers, each for one producer arrival per phase (the arrival that posts the
+// phase's bytes), initialised by thread 0 and visible to the copy engine and every thread after
+// the CTA barrier at the end. Call from every thread, before any role starts.
+__device__ __forceinline__ void init_mbarriers(std::uint64_t* first, int n) {
+  if (threadIdx.x == 0) {
+    for (int i = 0; i < n; ++i) asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;\n" ::"r"(smem_addr(first + i)) : "memory");
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+  }
+  __syncthreads();
 }
 // The producer's arrival: this phase completes once `bytes` have landed.
 __device__ __forceinline__ void mbar_expect_bytes(std::uint64_t* bar, std::uint32_t bytes) {

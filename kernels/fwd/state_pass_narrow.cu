@@ -128,6 +128,20 @@ __device__ __forceinline__ void load_out(const fwd_state_params& p, const out_st
   }
 }
 
+// acc += A h for 16 rows of A ([.][128] bf16, row stride k_ld_wide) and the 16 columns of h
+// ([128][16] bf16): w h on the chain warps, qg h on the output warps; k steps in order.
+__device__ __forceinline__ void rows_times_h(frag_c (&acc)[2], const __nv_bfloat16* a_rows, const __nv_bfloat16* h,
+                                             int lane) {
+#pragma unroll
+  for (int kk = 0; kk < 8; ++kk) {
+    std::uint32_t a[4], b0[2], b1[2];
+    load_a_bf16(a, a_rows + 16 * kk, k_ld_wide, lane);
+    load_b_bf16_x2(b0, b1, h + 16 * kk * k_ld, k_ld, lane);
+    mma_bf16_16816(acc[0], a, b0);
+    mma_bf16_16816(acc[1], a, b1);
+  }
+}
+
 // Chain warp `warp` (0-3) over the sequence's chunks.
 __device__ void chain_role(const fwd_state_params& p, unsigned char* smem, const seq_info& sq, int head, int vt,
                            int warp, int lane) {
@@ -161,14 +175,7 @@ __device__ void chain_role(const fwd_state_params& p, unsigned char* smem, const
 
     // v_new = u - w h for rows [R0, +16)
     frag_c av[2] = {};
-#pragma unroll
-    for (int kk = 0; kk < 8; ++kk) {
-      std::uint32_t a[4], b0[2], b1[2];
-      load_a_bf16(a, s.w + R0 * k_ld_wide + 16 * kk, k_ld_wide, lane);
-      load_b_bf16_x2(b0, b1, x.h + 16 * kk * k_ld, k_ld, lane);
-      mma_bf16_16816(av[0], a, b0);
-      mma_bf16_16816(av[1], a, b1);
-    }
+    rows_times_h(av, s.w + R0 * k_ld_wide, x.h, lane);
     float* const vn_dst = p.vn_out ? p.vn_out + tile * tile_sizes::ck + VT * vt : nullptr;
 #pragma unroll
     for (int nt = 0; nt < 2; ++nt) {
@@ -249,16 +256,7 @@ __device__ void output_role(const fwd_state_params& p, unsigned char* smem, cons
       }
     }
     frag_c ao[2] = {};
-    if (p.o) {
-#pragma unroll
-      for (int kk = 0; kk < 8; ++kk) {
-        std::uint32_t a[4], b0[2], b1[2];
-        load_a_bf16(a, s.qg + R0 * k_ld_wide + 16 * kk, k_ld_wide, lane);
-        load_b_bf16_x2(b0, b1, x.h + 16 * kk * k_ld, k_ld, lane);
-        mma_bf16_16816(ao[0], a, b0);
-        mma_bf16_16816(ao[1], a, b1);
-      }
-    }
+    if (p.o) rows_times_h(ao, s.qg + R0 * k_ld_wide, x.h, lane);
     named_sync(bar_vn_full(b), 2 * k_group);
     if (p.o) {
 #pragma unroll
@@ -296,14 +294,7 @@ __global__ void __launch_bounds__(k_state_threads, 1) fwd_state_narrow_kernel(fw
   const serial_cta cta = serial_cta_of(blockIdx.x, p.heads, v_dim / VT);
   const seq_info sq = p.seqs[p.seq_order[cta.seq_rank]];
   const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
-  if (threadIdx.x == 0) {
-    for (int b = 0; b < 2; ++b) {
-      mbar_init(chain_full(smem, b));
-      mbar_init(out_full(smem, b));
-    }
-    mbar_init_fence();
-  }
-  __syncthreads();
+  init_mbarriers(chain_full(smem, 0), 4); // chain_full[2], out_full[2]
   if (warp < 4) {
     chain_role(p, smem, sq, cta.head, cta.vt, warp, lane);
   } else {

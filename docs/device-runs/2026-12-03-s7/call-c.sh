@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Session 7, device call C: the 12 big-row keys of the 32-key matrix not in the baseline (call B),
-# on the build call B ended with (v7b in .carry/bin, or v7c with USE_V7C=1): fwd/bwd/fwd+bwd,
+# on the build call B ended with (v7b in .carry/bin, or v7c if call B left its marker on this
+# still-warm machine): fwd/bwd/fwd+bwd,
 # check on 1 sampled head, both decays, repeat 2.
 set -u
 . scripts/device-env.sh
-[ "${USE_V7C:-0}" = 1 ] && cp .carry/v7c/libkda.so $bin/libkda.so
+[ -f /tmp/kda-v7c-ok ] && cp .carry/v7c/libkda.so $bin/libkda.so && echo "running v7c"
 slug=$($bin/kda-bench nightly --print-slug)
 mkdir -p "$out/results/$slug"
 timeout ${BIG_TIMEOUT:-500} $bin/kda-bench --log-level warn --ops fwd,bwd,fwd+bwd --check --check-heads 1 \
