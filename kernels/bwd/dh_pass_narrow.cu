@@ -5,13 +5,11 @@
 //                     dh = diag(exp(gamma_C)) dh + qg^T do + w^T (-dv_new)  (state rows [32 warp, +32))
 //   output warps 4-7  the stores of dh and dv_new (from double-buffered shared copies)
 // Aqk^T do needs no dh: the chain warps compute it for the next chunk at the end of a step, off
-// the dh -> dh chain, from inputs loaded two chunks ahead (three stages of bulk copies, one per row,
-// each stage complete on its mbarrier: common/bulk_copy.cuh). Each element
+// the dh -> dh chain, from inputs loaded two chunks ahead (three cp.async stages). Each element
 // goes through the same mma in the same order as in dh_pass.cu: the bits of every other V tile.
 #include <cstdint>
 
 #include "bwd/dh_pass.cuh"
-#include "common/bulk_copy.cuh"
 #include "common/mma.cuh"
 #include "common/named_barrier.cuh"
 #include "common/schedule.cuh"
@@ -49,15 +47,9 @@ struct narrow_smem {
   static constexpr std::size_t x_dvn = x_dh + 128 * k_ld * 2;
   static constexpr std::size_t x_neg = x_dvn + 64 * k_ld * 2;
   static constexpr std::size_t x_buf = x_neg + 64 * k_ld * 2;
-  static constexpr std::size_t bars = x_base + 2 * x_buf; // one mbarrier per stage
-  static constexpr std::size_t bytes = bars + k_stages * 8;
+  static constexpr std::size_t bytes = x_base + 2 * x_buf;
   static_assert(bytes <= 227 * 1024, "one CTA per SM");
-  static_assert(bars % 8 == 0, "mbarrier alignment");
 };
-
-__device__ __forceinline__ std::uint64_t* stage_full(unsigned char* smem, int i) {
-  return reinterpret_cast<std::uint64_t*>(smem + narrow_smem::bars) + i;
-}
 
 struct stage_ptrs {
   __nv_bfloat16 *w, *qg, *kg, *dO, *Aqk;
@@ -79,37 +71,44 @@ __device__ __forceinline__ shared_buf buf_at(unsigned char* smem, int b) {
           reinterpret_cast<__nv_bfloat16*>(s + narrow_smem::x_neg)};
 }
 
-// Chunk c of sequence sq into stage s as bulk copies, one per row, spread over the chain threads
-// (g = 0..127); do rows past the sequence's end are zero (plain stores, seen by the chain warps
-// after their next barrier). Thread 0 posts the stage's bytes on its barrier.
+// The chain threads' 16-byte copies (g = 0..127; common/serial_copies.cuh).
+struct chain_copies {
+  row_copies<16, k_group> wide; // w, qg, kg
+  row_copies<2, k_group> dO;    // do [64][16] of this V tile: token rows of [T, H, V]
+  row_copies<8, k_group> aqk;
+  __device__ chain_copies(int g, int vt, int heads)
+      : wide(g, k_dim, k_ld_wide, 8), dO(g, heads * v_dim, k_ld, 8, VT * vt), aqk(g, k_chunk, k_ld_aqk, 8) {}
+};
+
+// Chunk c of sequence sq into stage s; do rows past the sequence's end are zero.
 __device__ __forceinline__ void load_stage(const bwd_dh_params& p, const stage_ptrs& s, const seq_info& sq, int c,
-                                           int head, int vt, std::uint64_t* bar, int g) {
+                                           int head, const chain_copies& o, int g) {
   const std::size_t tile = static_cast<std::size_t>(sq.first_chunk + c) * p.heads + head;
   const std::size_t ck = tile * tile_sizes::ck;
-  const int rows = min(k_chunk, sq.len - k_chunk * c); // do rows of this chunk
-  if (g == 0) mbar_expect_bytes(bar, (3 * 64 * k_dim + rows * VT + 64 * k_chunk) * 2 + k_dim * 4);
-  const std::size_t do_row0 = (static_cast<std::size_t>(sq.start + k_chunk * c) * p.heads + head) * v_dim + VT * vt;
-  for (int i = g; i < 5 * 64 + 1; i += k_group) {
-    const int r = i & 63;
-    if (i < 64) {
-      bulk_copy(s.w + r * k_ld_wide, p.w + ck + r * k_dim, k_dim * 2, bar);
-    } else if (i < 128) {
-      bulk_copy(s.qg + r * k_ld_wide, p.qg + ck + r * k_dim, k_dim * 2, bar);
-    } else if (i < 192) {
-      bulk_copy(s.kg + r * k_ld_wide, p.kg + ck + r * k_dim, k_dim * 2, bar);
-    } else if (i < 256) {
-      if (r < rows) {
-        bulk_copy(s.dO + r * k_ld, p.d_o + do_row0 + static_cast<std::size_t>(r) * p.heads * v_dim, VT * 2, bar);
-      } else {
-        uint4* z = reinterpret_cast<uint4*>(s.dO + r * k_ld);
-        z[0] = z[1] = make_uint4(0, 0, 0, 0);
-      }
-    } else if (i < 320) {
-      bulk_copy(s.Aqk + r * k_ld_aqk, p.Aqk + tile * tile_sizes::cc + r * k_chunk, k_chunk * 2, bar);
+#pragma unroll
+  for (int n = 0; n < 64 / o.wide.rows; ++n) {
+    const int gs = n * o.wide.rows * k_dim, ss = n * o.wide.rows * k_ld_wide;
+    cp_async_16(s.w + o.wide.s + ss, p.w + ck + o.wide.g + gs);
+    cp_async_16(s.qg + o.wide.s + ss, p.qg + ck + o.wide.g + gs);
+    cp_async_16(s.kg + o.wide.s + ss, p.kg + ck + o.wide.g + gs);
+  }
+  const std::size_t do_row0 = (static_cast<std::size_t>(sq.start + k_chunk * c) * p.heads + head) * v_dim;
+#pragma unroll
+  for (int n = 0; n < 64 / o.dO.rows; ++n) {
+    const int i = o.dO.row0 + n * o.dO.rows;
+    __nv_bfloat16* dst = s.dO + o.dO.s + n * o.dO.rows * k_ld;
+    if (k_chunk * c + i < sq.len) {
+      cp_async_16(dst, p.d_o + do_row0 + o.dO.g + static_cast<std::size_t>(n * o.dO.rows) * p.heads * v_dim);
     } else {
-      bulk_copy(s.gC, p.gC + tile * k_dim, k_dim * 4, bar);
+      *reinterpret_cast<uint4*>(dst) = make_uint4(0, 0, 0, 0);
     }
   }
+  const __nv_bfloat16* aqk = p.Aqk + tile * tile_sizes::cc + o.aqk.g;
+#pragma unroll
+  for (int n = 0; n < 64 / o.aqk.rows; ++n) {
+    cp_async_16(s.Aqk + o.aqk.s + n * o.aqk.rows * k_ld_aqk, aqk + n * o.aqk.rows * k_chunk);
+  }
+  if (g < 32) cp_async_16(s.gC + g * 4, p.gC + tile * k_dim + g * 4);
 }
 
 // dv = Aqk^T do for rows [16 RB, +16): Aqk is lower-triangular, so only token blocks kk >= RB.
@@ -129,17 +128,16 @@ __device__ void chain_role(const bwd_dh_params& p, unsigned char* smem, const se
                            int warp, int lane) {
   const int g = warp * 32 + lane, gid = lane >> 2, tig = lane & 3, n = sq.num_chunks;
   const int RB = warp, R0 = 16 * warp, S0 = 32 * warp; // dv_new rows [R0, +16); state rows [S0, +32)
-  // iteration it handles chunk n - 1 - it from stage it % 3, loaded two iterations ahead; the
-  // barrier of stage i completes once per use: phase parity (it / 3) & 1
-  const auto wait_stage = [&](int it) { mbar_wait(stage_full(smem, it % k_stages), (it / k_stages) & 1); };
-  if (n > 0) load_stage(p, stage_at(smem, 0), sq, n - 1, head, vt, stage_full(smem, 0), g);
-  if (n > 1) load_stage(p, stage_at(smem, 1), sq, n - 2, head, vt, stage_full(smem, 1), g);
-  named_sync(k_bar_chain, k_group); // zero rows of do stored
+  const chain_copies copies(g, vt, p.heads);
+  // iteration it handles chunk n - 1 - it from stage it % 3, loaded two iterations ahead
+  if (n > 0) load_stage(p, stage_at(smem, 0), sq, n - 1, head, copies, g);
+  cp_async_commit();
+  if (n > 1) load_stage(p, stage_at(smem, 1), sq, n - 2, head, copies, g);
+  cp_async_commit();
+  cp_async_wait<1>();
+  named_sync(k_bar_chain, k_group); // stage 0 visible
   frag_c dv[2];
-  if (n > 0) {
-    wait_stage(0);
-    aqk_t_do(dv, stage_at(smem, 0), RB, lane);
-  }
+  if (n > 0) aqk_t_do(dv, stage_at(smem, 0), RB, lane);
 
   frag_c dhf[2][2] = {}; // dh rows S0 + 16 mt + gid (+8), cols 8 nt + 2 tig (+1); zero after the last chunk
   for (int it = 0; it < n; ++it) {
@@ -158,11 +156,11 @@ __device__ void chain_role(const bwd_dh_params& p, unsigned char* smem, const se
         *reinterpret_cast<std::uint32_t*>(x.dh + (r + 8) * k_ld + col) = pack_bf16(dhf[mt][nt].x[2], dhf[mt][nt].x[3]);
       }
     }
-    named_sync(k_bar_chain, k_group); // dh visible to every chain warp; iteration it - 1's stage read
+    cp_async_wait<0>();
+    named_sync(k_bar_chain, k_group); // dh visible to every chain warp; the next iteration's stage too
     named_arrive(bar_dh_full(b), 2 * k_group);
-    if (it + 2 < n) {
-      load_stage(p, stage_at(smem, (it + 2) % k_stages), sq, n - 3 - it, head, vt, stage_full(smem, (it + 2) % k_stages), g);
-    }
+    if (it + 2 < n) load_stage(p, stage_at(smem, (it + 2) % k_stages), sq, n - 3 - it, head, copies, g);
+    cp_async_commit();
 
     // dv_new = Aqk^T do (computed at the end of the last step) + kg dh
 #pragma unroll
@@ -220,11 +218,8 @@ __device__ void chain_role(const bwd_dh_params& p, unsigned char* smem, const se
         mma_bf16_16816(dhf[mt][1], aw[mt], b1);
       }
     }
-    // the next chunk's Aqk^T do (its zero do rows are visible since this step's first barrier)
-    if (it + 1 < n) {
-      wait_stage(it + 1);
-      aqk_t_do(dv, stage_at(smem, (it + 1) % k_stages), RB, lane);
-    }
+    // the next chunk's Aqk^T do: its stage is visible since this step's first barrier
+    if (it + 1 < n) aqk_t_do(dv, stage_at(smem, (it + 1) % k_stages), RB, lane);
   }
 }
 
@@ -259,7 +254,6 @@ __global__ void __launch_bounds__(k_dh_threads, 1) bwd_dh_narrow_kernel(bwd_dh_p
   const serial_cta cta = serial_cta_of(blockIdx.x, p.heads, v_dim / VT);
   const seq_info sq = p.seqs[p.seq_order[cta.seq_rank]];
   const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
-  init_mbarriers(stage_full(smem, 0), k_stages);
   if (warp < 4) {
     chain_role(p, smem, sq, cta.head, cta.vt, warp, lane);
   } else {

@@ -8,13 +8,11 @@
 // The serial chain of a chunk (h -> smem -> w h -> v_new -> smem -> kg^T v_new -> h) runs on the
 // chain warps with two 128-thread barriers; the output warps work on the same chunk beside them,
 // on copies of h and v_new kept for two chunks (double buffers), and never hold the chain up unless
-// they fall two chunks behind. Each group loads its own tiles: one bulk copy per row, double
-// buffered, complete on an mbarrier per buffer (common/bulk_copy.cuh).
+// they fall two chunks behind. Each group loads its own tiles (cp.async double buffers).
 // Every element goes through the same mma in the same order as in state_pass.cu (u in FP32, v_new
 // as a bf16 hi + lo pair), so the bits are those of every other V tile.
 #include <cstdint>
 
-#include "common/bulk_copy.cuh"
 #include "common/mma.cuh"
 #include "common/named_barrier.cuh"
 #include "common/schedule.cuh"
@@ -56,22 +54,9 @@ struct narrow_smem {
   static constexpr std::size_t x_hi = x_h + 128 * k_ld * 2;
   static constexpr std::size_t x_lo = x_hi + 64 * k_ld * 2;
   static constexpr std::size_t x_buf = x_lo + 64 * k_ld * 2;
-  // mbarriers: chain stage b full, output stage b full
-  static constexpr std::size_t bars = x_base + 2 * x_buf;
-  static constexpr std::size_t bytes = bars + 4 * 8;
+  static constexpr std::size_t bytes = x_base + 2 * x_buf;
   static_assert(bytes <= 227 * 1024, "one CTA per SM");
-  static_assert(bars % 8 == 0, "mbarrier alignment");
-  // bytes one stage's bulk copies bring: w, kg rows of 256 B, u rows of 64 B, exp(gamma_C)
-  static constexpr std::uint32_t c_bytes = 2 * 64 * k_dim * 2 + 64 * VT * 4 + k_dim * 4;
-  static constexpr std::uint32_t o_bytes = 64 * k_dim * 2 + 64 * k_chunk * 2; // qg, Aqk rows
 };
-
-__device__ __forceinline__ std::uint64_t* chain_full(unsigned char* smem, int b) {
-  return reinterpret_cast<std::uint64_t*>(smem + narrow_smem::bars) + b;
-}
-__device__ __forceinline__ std::uint64_t* out_full(unsigned char* smem, int b) {
-  return reinterpret_cast<std::uint64_t*>(smem + narrow_smem::bars) + 2 + b;
-}
 
 struct chain_stage {
   __nv_bfloat16 *w, *kg;
@@ -99,32 +84,47 @@ __device__ __forceinline__ shared_buf buf_at(unsigned char* smem, int b) {
           reinterpret_cast<__nv_bfloat16*>(s + narrow_smem::x_lo)};
 }
 
-// One stage's rows as bulk copies, spread over the group's 128 threads (g = 0..127); thread 0
-// posts the stage's bytes on its barrier.
-__device__ __forceinline__ void load_chain(const fwd_state_params& p, const chain_stage& s, std::size_t tile, int vt,
-                                           std::uint64_t* bar, int g) {
+// The 16-byte copies of one group thread (g = 0..127; common/serial_copies.cuh).
+struct chain_copies {
+  row_copies<16, k_group> wide; // w, kg
+  row_copies<4, k_group> u;     // u [64][16] fp32 of this V tile
+  __device__ chain_copies(int g, int vt) : wide(g, k_dim, k_ld_wide, 8), u(g, v_dim, k_ldu, 4, VT * vt) {}
+};
+struct out_copies {
+  row_copies<16, k_group> wide; // qg
+  row_copies<8, k_group> aqk;
+  row_copies<2, k_group> h; // h out [128][16] bf16
+  __device__ out_copies(int g, int vt)
+      : wide(g, k_dim, k_ld_wide, 8), aqk(g, k_chunk, k_ld_aqk, 8), h(g, v_dim, k_ld, 8, VT * vt) {}
+};
+
+__device__ __forceinline__ void load_chain(const fwd_state_params& p, const chain_stage& s, std::size_t tile,
+                                           const chain_copies& o, int g) {
   const std::size_t ck = tile * tile_sizes::ck;
-  if (g == 0) mbar_expect_bytes(bar, narrow_smem::c_bytes);
-  for (int i = g; i < 3 * 64 + 1; i += k_group) {
-    if (i < 64) {
-      bulk_copy(s.w + i * k_ld_wide, p.w + ck + i * k_dim, k_dim * 2, bar);
-    } else if (i < 128) {
-      bulk_copy(s.kg + (i - 64) * k_ld_wide, p.kg + ck + (i - 64) * k_dim, k_dim * 2, bar);
-    } else if (i < 192) {
-      bulk_copy(s.u + (i - 128) * k_ldu, p.u + ck + (i - 128) * v_dim + VT * vt, VT * 4, bar);
-    } else {
-      bulk_copy(s.gC, p.gC + tile * k_dim, k_dim * 4, bar);
-    }
+#pragma unroll
+  for (int n = 0; n < 64 / o.wide.rows; ++n) {
+    const int gs = n * o.wide.rows * k_dim, ss = n * o.wide.rows * k_ld_wide;
+    cp_async_16(s.w + o.wide.s + ss, p.w + ck + o.wide.g + gs);
+    cp_async_16(s.kg + o.wide.s + ss, p.kg + ck + o.wide.g + gs);
   }
+#pragma unroll
+  for (int n = 0; n < 64 / o.u.rows; ++n) {
+    cp_async_16(s.u + o.u.s + n * o.u.rows * k_ldu, p.u + ck + o.u.g + n * o.u.rows * v_dim);
+  }
+  if (g < 32) cp_async_16(s.gC + g * 4, p.gC + tile * k_dim + g * 4);
 }
 
 __device__ __forceinline__ void load_out(const fwd_state_params& p, const out_stage& s, std::size_t tile,
-                                         std::uint64_t* bar, int g) {
-  if (g == 0) mbar_expect_bytes(bar, narrow_smem::o_bytes);
-  if (g < 64) {
-    bulk_copy(s.qg + g * k_ld_wide, p.qg + tile * tile_sizes::ck + g * k_dim, k_dim * 2, bar);
-  } else {
-    bulk_copy(s.Aqk + (g - 64) * k_ld_aqk, p.Aqk + tile * tile_sizes::cc + (g - 64) * k_chunk, k_chunk * 2, bar);
+                                         const out_copies& o) {
+  const std::size_t ck = tile * tile_sizes::ck;
+#pragma unroll
+  for (int n = 0; n < 64 / o.wide.rows; ++n) {
+    cp_async_16(s.qg + o.wide.s + n * o.wide.rows * k_ld_wide, p.qg + ck + o.wide.g + n * o.wide.rows * k_dim);
+  }
+  const __nv_bfloat16* aqk = p.Aqk + tile * tile_sizes::cc + o.aqk.g;
+#pragma unroll
+  for (int n = 0; n < 64 / o.aqk.rows; ++n) {
+    cp_async_16(s.Aqk + o.aqk.s + n * o.aqk.rows * k_ld_aqk, aqk + n * o.aqk.rows * k_chunk);
   }
 }
 
@@ -148,8 +148,10 @@ __device__ void chain_role(const fwd_state_params& p, unsigned char* smem, const
   const int g = warp * 32 + lane, gid = lane >> 2, tig = lane & 3, H = p.heads;
   const int R0 = 16 * warp, S0 = 32 * warp; // v_new rows [R0, +16); state rows [S0, +32)
   const auto tile_of = [&](int c) { return static_cast<std::size_t>(sq.first_chunk + c) * H + head; };
+  const chain_copies copies(g, vt);
   frag_c hf[2][2] = {}; // h rows S0 + 16 mt + gid (+8), cols 8 nt + 2 tig (+1)
-  if (sq.num_chunks > 0) load_chain(p, chain_at(smem, 0), tile_of(0), vt, chain_full(smem, 0), g);
+  if (sq.num_chunks > 0) load_chain(p, chain_at(smem, 0), tile_of(0), copies, g);
+  cp_async_commit();
 
   for (int c = 0; c < sq.num_chunks; ++c) {
     const int b = c & 1;
@@ -168,10 +170,11 @@ __device__ void chain_role(const fwd_state_params& p, unsigned char* smem, const
         *reinterpret_cast<std::uint32_t*>(x.h + (r + 8) * k_ld + col) = pack_bf16(hf[mt][nt].x[2], hf[mt][nt].x[3]);
       }
     }
-    named_sync(k_bar_chain, k_group); // h visible to every chain warp; chunk c - 1's stage read
+    cp_async_wait<0>();
+    named_sync(k_bar_chain, k_group); // h and this chunk's chain stage visible to every chain warp
     named_arrive(bar_h_full(b), 2 * k_group);
-    if (c + 1 < sq.num_chunks) load_chain(p, chain_at(smem, b ^ 1), tile_of(c + 1), vt, chain_full(smem, b ^ 1), g);
-    mbar_wait(chain_full(smem, b), (c >> 1) & 1); // this chunk's chain stage
+    if (c + 1 < sq.num_chunks) load_chain(p, chain_at(smem, b ^ 1), tile_of(c + 1), copies, g);
+    cp_async_commit();
 
     // v_new = u - w h for rows [R0, +16)
     frag_c av[2] = {};
@@ -232,27 +235,27 @@ __device__ void output_role(const fwd_state_params& p, unsigned char* smem, cons
   const int g = ow * 32 + lane, gid = lane >> 2, tig = lane & 3, H = p.heads;
   const int R0 = 16 * ow; // o rows [R0, +16)
   const auto tile_of = [&](int c) { return static_cast<std::size_t>(sq.first_chunk + c) * H + head; };
-  const row_copies<2, k_group> h_copies(g, v_dim, k_ld, 8, VT * vt); // h out [128][16] bf16
-  if (sq.num_chunks > 0 && p.o) load_out(p, out_at(smem, 0), tile_of(0), out_full(smem, 0), g);
+  const out_copies copies(g, vt);
+  if (sq.num_chunks > 0 && p.o) load_out(p, out_at(smem, 0), tile_of(0), copies);
+  cp_async_commit();
 
   for (int c = 0; c < sq.num_chunks; ++c) {
     const int b = c & 1;
     const std::size_t tile = tile_of(c);
     const out_stage s = out_at(smem, b);
     const shared_buf x = buf_at(smem, b);
-    named_sync(k_bar_out, k_group); // every output warp is done with chunk c - 1's stage
-    if (p.o) {
-      if (c + 1 < sq.num_chunks) load_out(p, out_at(smem, b ^ 1), tile_of(c + 1), out_full(smem, b ^ 1), g);
-      mbar_wait(out_full(smem, b), (c >> 1) & 1); // this chunk's output stage
-    }
+    cp_async_wait<0>();
+    named_sync(k_bar_out, k_group); // this chunk's output stage visible to every output warp
+    if (c + 1 < sq.num_chunks && p.o) load_out(p, out_at(smem, b ^ 1), tile_of(c + 1), copies);
+    cp_async_commit();
 
     named_sync(bar_h_full(b), 2 * k_group);
     if (p.h_out) {
-      __nv_bfloat16* const h_dst = p.h_out + tile * tile_sizes::kv + h_copies.g;
+      __nv_bfloat16* const h_dst = p.h_out + tile * tile_sizes::kv + copies.h.g;
 #pragma unroll
-      for (int n = 0; n < 128 / h_copies.rows; ++n) {
-        *reinterpret_cast<uint4*>(h_dst + n * h_copies.rows * v_dim) =
-            *reinterpret_cast<const uint4*>(x.h + h_copies.s + n * h_copies.rows * k_ld);
+      for (int n = 0; n < 128 / copies.h.rows; ++n) {
+        *reinterpret_cast<uint4*>(h_dst + n * copies.h.rows * v_dim) =
+            *reinterpret_cast<const uint4*>(x.h + copies.h.s + n * copies.h.rows * k_ld);
       }
     }
     frag_c ao[2] = {};
@@ -294,7 +297,6 @@ __global__ void __launch_bounds__(k_state_threads, 1) fwd_state_narrow_kernel(fw
   const serial_cta cta = serial_cta_of(blockIdx.x, p.heads, v_dim / VT);
   const seq_info sq = p.seqs[p.seq_order[cta.seq_rank]];
   const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
-  init_mbarriers(chain_full(smem, 0), 4); // chain_full[2], out_full[2]
   if (warp < 4) {
     chain_role(p, smem, sq, cta.head, cta.vt, warp, lane);
   } else {
