@@ -225,11 +225,7 @@ __global__ void __launch_bounds__(k_dh_threads, 1) bwd_dh_kernel(bwd_dh_params p
 
 template <int VT>
 cudaError_t launch_vt(const bwd_dh_params& p, int num_seqs, cudaStream_t stream) {
-  static const cudaError_t attr = cudaFuncSetAttribute(bwd_dh_kernel<VT>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                       static_cast<int>(dh_smem<VT>::bytes));
-  if (attr != cudaSuccess) return attr;
-  bwd_dh_kernel<VT><<<serial_grid(num_seqs, p.heads, v_dim / VT), k_dh_threads, dh_smem<VT>::bytes, stream>>>(p);
-  return cudaGetLastError();
+  return launch_serial<bwd_dh_kernel<VT>>(p, num_seqs, v_dim / VT, k_dh_threads, dh_smem<VT>::bytes, stream);
 }
 
 } // namespace

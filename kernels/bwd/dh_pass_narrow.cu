@@ -265,11 +265,7 @@ __global__ void __launch_bounds__(k_dh_threads, 1) bwd_dh_narrow_kernel(bwd_dh_p
 
 cudaError_t launch_bwd_dh_narrow(const bwd_dh_params& p, int num_seqs, cudaStream_t stream) {
   static_assert(k_dh_threads == 2 * k_group, "chain and output warps");
-  static const cudaError_t attr = cudaFuncSetAttribute(bwd_dh_narrow_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                       static_cast<int>(narrow_smem::bytes));
-  if (attr != cudaSuccess) return attr;
-  bwd_dh_narrow_kernel<<<serial_grid(num_seqs, p.heads, v_dim / VT), k_dh_threads, narrow_smem::bytes, stream>>>(p);
-  return cudaGetLastError();
+  return launch_serial<bwd_dh_narrow_kernel>(p, num_seqs, v_dim / VT, k_dh_threads, narrow_smem::bytes, stream);
 }
 
 } // namespace kda::dev

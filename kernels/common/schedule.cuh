@@ -13,6 +13,10 @@
 // per SM on 132 SMs) the simulated makespan was 320 chunk steps; in this order it is 256, the
 // same as 1doc's 128 CTAs of 256 chunks. The order changes no output bit: each CTA computes the
 // same elements in the same order.
+#include <cstddef>
+
+#include <cuda_runtime.h>
+
 #include "common/layout.cuh"
 
 namespace kda::dev {
@@ -32,6 +36,18 @@ __device__ __forceinline__ serial_cta serial_cta_of(int block, int heads, int vt
 // Grid size of a serial pass.
 inline unsigned serial_grid(int num_seqs, int heads, int vtiles) {
   return static_cast<unsigned>(num_seqs) * static_cast<unsigned>(heads) * static_cast<unsigned>(vtiles);
+}
+
+// Launches serial pass Kernel (one CTA per sequence, head and V tile) with `smem` bytes of dynamic
+// shared memory. The limit is raised once per Kernel: the static belongs to the instantiation.
+template <auto Kernel, typename Params>
+cudaError_t launch_serial(const Params& p, int num_seqs, int vtiles, int threads, std::size_t smem,
+                          cudaStream_t stream) {
+  static const cudaError_t attr =
+      cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem));
+  if (attr != cudaSuccess) return attr;
+  Kernel<<<serial_grid(num_seqs, p.heads, vtiles), threads, smem, stream>>>(p);
+  return cudaGetLastError();
 }
 
 } // namespace kda::dev

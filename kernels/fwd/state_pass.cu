@@ -240,11 +240,7 @@ __global__ void __launch_bounds__(k_state_threads, 1) fwd_state_kernel(fwd_state
 
 template <int VT>
 cudaError_t launch_vt(const fwd_state_params& p, int num_seqs, cudaStream_t stream) {
-  static const cudaError_t attr = cudaFuncSetAttribute(fwd_state_kernel<VT>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                       static_cast<int>(state_smem<VT>::bytes));
-  if (attr != cudaSuccess) return attr;
-  fwd_state_kernel<VT><<<serial_grid(num_seqs, p.heads, v_dim / VT), k_state_threads, state_smem<VT>::bytes, stream>>>(p);
-  return cudaGetLastError();
+  return launch_serial<fwd_state_kernel<VT>>(p, num_seqs, v_dim / VT, k_state_threads, state_smem<VT>::bytes, stream);
 }
 
 } // namespace

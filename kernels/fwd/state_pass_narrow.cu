@@ -308,11 +308,7 @@ __global__ void __launch_bounds__(k_state_threads, 1) fwd_state_narrow_kernel(fw
 
 cudaError_t launch_fwd_state_narrow(const fwd_state_params& p, int num_seqs, cudaStream_t stream) {
   static_assert(k_state_threads == 2 * k_group, "chain and output warps");
-  static const cudaError_t attr = cudaFuncSetAttribute(fwd_state_narrow_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                       static_cast<int>(narrow_smem::bytes));
-  if (attr != cudaSuccess) return attr;
-  fwd_state_narrow_kernel<<<serial_grid(num_seqs, p.heads, v_dim / VT), k_state_threads, narrow_smem::bytes, stream>>>(p);
-  return cudaGetLastError();
+  return launch_serial<fwd_state_narrow_kernel>(p, num_seqs, v_dim / VT, k_state_threads, narrow_smem::bytes, stream);
 }
 
 } // namespace kda::dev
