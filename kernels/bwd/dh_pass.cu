@@ -4,6 +4,7 @@
 //   step 2  warp (row block, column half): dv_new = Aqk^T do + kg dh       (K = 64, then 128)
 //   step 3  warp = 16 state rows: dh = diag(exp(gamma_C)) dh + qg^T do + w^T (-dv_new)  (K = 64)
 #include "bwd/dh_pass.cuh"
+#include "bwd/dh_stage.cuh"
 
 #include <cstdint>
 
@@ -14,8 +15,6 @@
 namespace kda::dev {
 namespace {
 
-constexpr int k_ld_wide = 136; // bf16 row stride of [64][128] tiles (conflict-free ldmatrix)
-constexpr int k_ld_aqk = 72;
 
 template <int VT>
 struct dh_smem {
@@ -33,13 +32,8 @@ struct dh_smem {
   static constexpr std::size_t bytes = dvn_neg + 64 * ld * 2;
 };
 
-struct stage_ptrs {
-  __nv_bfloat16 *w, *qg, *kg, *dO, *Aqk;
-  float* gC;
-};
-
 template <int VT>
-__device__ __forceinline__ stage_ptrs stage_at(unsigned char* smem, int buf) {
+__device__ __forceinline__ dh_stage stage_at(unsigned char* smem, int buf) {
   using L = dh_smem<VT>;
   unsigned char* b = smem + buf * L::stage;
   return {reinterpret_cast<__nv_bfloat16*>(b + L::w), reinterpret_cast<__nv_bfloat16*>(b + L::qg),
@@ -59,40 +53,6 @@ struct step_copies {
       : wide(tid, k_dim, k_ld_wide, 8), dO(tid, heads * v_dim, dh_smem<VT>::ld, 8, VT * vt),
         out(tid, v_dim, dh_smem<VT>::ld, 8, VT * vt), aqk(tid, k_chunk, k_ld_aqk, 8) {}
 };
-
-// Chunk c of sequence sq into a stage buffer; do rows past the sequence's end are zero.
-template <int VT>
-__device__ __forceinline__ void load_stage(const bwd_dh_params& p, const stage_ptrs& s, const seq_info& sq, int c,
-                                           int head, const step_copies<VT>& o, int tid) {
-  constexpr int ld = dh_smem<VT>::ld;
-  const std::size_t tile = static_cast<std::size_t>(sq.first_chunk + c) * p.heads + head;
-  const std::size_t ck = tile * tile_sizes::ck;
-  const auto& w = o.wide;
-#pragma unroll
-  for (int n = 0; n < 64 / w.rows; ++n) {
-    const int gs = n * w.rows * k_dim, ss = n * w.rows * k_ld_wide;
-    cp_async_16(s.w + w.s + ss, p.w + ck + w.g + gs);
-    cp_async_16(s.qg + w.s + ss, p.qg + ck + w.g + gs);
-    cp_async_16(s.kg + w.s + ss, p.kg + ck + w.g + gs);
-  }
-  const std::size_t do_row0 = (static_cast<std::size_t>(sq.start + k_chunk * c) * p.heads + head) * v_dim;
-#pragma unroll
-  for (int n = 0; n < 64 / o.dO.rows; ++n) {
-    const int i = o.dO.row0 + n * o.dO.rows;
-    __nv_bfloat16* dst = s.dO + o.dO.s + n * o.dO.rows * ld;
-    if (k_chunk * c + i < sq.len) {
-      cp_async_16(dst, p.d_o + do_row0 + o.dO.g + static_cast<std::size_t>(n * o.dO.rows) * p.heads * v_dim);
-    } else {
-      *reinterpret_cast<uint4*>(dst) = make_uint4(0, 0, 0, 0);
-    }
-  }
-  const __nv_bfloat16* aqk = p.Aqk + tile * tile_sizes::cc + o.aqk.g;
-#pragma unroll
-  for (int n = 0; n < 64 / o.aqk.rows; ++n) {
-    cp_async_16(s.Aqk + o.aqk.s + n * o.aqk.rows * k_ld_aqk, aqk + n * o.aqk.rows * k_chunk);
-  }
-  if (tid < 32) cp_async_16(s.gC + tid * 4, p.gC + tile * k_dim + tid * 4);
-}
 
 template <int VT>
 __global__ void __launch_bounds__(k_dh_threads, 1) bwd_dh_kernel(bwd_dh_params p) {
@@ -115,13 +75,13 @@ __global__ void __launch_bounds__(k_dh_threads, 1) bwd_dh_kernel(bwd_dh_params p
 
   frag_c dhf[NT3] = {}; // dh rows 16 warp + gid (+8), cols 8 nt + 2 tig (+1); zero after the last chunk
   const step_copies<VT> copies(tid, vt, H);
-  if (n > 0) load_stage<VT>(p, stage_at<VT>(smem, 0), sq, n - 1, head, copies, tid);
+  if (n > 0) load_dh_stage(p, stage_at<VT>(smem, 0), sq, n - 1, head, copies, L::ld, tid);
   cp_async_commit();
 
   for (int it = 0; it < n; ++it) {
     const int c = n - 1 - it;
     const std::size_t tile = static_cast<std::size_t>(sq.first_chunk + c) * H + head;
-    const stage_ptrs s = stage_at<VT>(smem, it & 1);
+    const dh_stage s = stage_at<VT>(smem, it & 1);
 
     // step 1
 #pragma unroll
@@ -132,7 +92,7 @@ __global__ void __launch_bounds__(k_dh_threads, 1) bwd_dh_kernel(bwd_dh_params p
     }
     cp_async_wait<0>();
     __syncthreads();
-    if (c > 0) load_stage<VT>(p, stage_at<VT>(smem, (it + 1) & 1), sq, c - 1, head, copies, tid);
+    if (c > 0) load_dh_stage(p, stage_at<VT>(smem, (it + 1) & 1), sq, c - 1, head, copies, L::ld, tid);
     cp_async_commit();
     {
       const auto& oc = copies.out;

@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "bwd/dh_pass.cuh"
+#include "bwd/dh_stage.cuh"
 #include "common/mma.cuh"
 #include "common/named_barrier.cuh"
 #include "common/schedule.cuh"
@@ -20,8 +21,6 @@ namespace {
 
 constexpr int VT = 16;
 constexpr int k_group = 128;   // threads of each role
-constexpr int k_ld_wide = 136; // bf16 row stride of [64][128] tiles (conflict-free ldmatrix)
-constexpr int k_ld_aqk = 72;
 constexpr int k_ld = VT + 8; // bf16 row stride of [.][16] tiles (do, dh, dv_new)
 constexpr int k_stages = 3;
 
@@ -51,15 +50,11 @@ struct narrow_smem {
   static_assert(bytes <= 227 * 1024, "one CTA per SM");
 };
 
-struct stage_ptrs {
-  __nv_bfloat16 *w, *qg, *kg, *dO, *Aqk;
-  float* gC;
-};
 struct shared_buf {
   __nv_bfloat16 *dh, *dvn, *neg;
 };
 
-__device__ __forceinline__ stage_ptrs stage_at(unsigned char* smem, int i) {
+__device__ __forceinline__ dh_stage stage_at(unsigned char* smem, int i) {
   unsigned char* s = smem + i * narrow_smem::stage;
   return {reinterpret_cast<__nv_bfloat16*>(s + narrow_smem::w), reinterpret_cast<__nv_bfloat16*>(s + narrow_smem::qg),
           reinterpret_cast<__nv_bfloat16*>(s + narrow_smem::kg), reinterpret_cast<__nv_bfloat16*>(s + narrow_smem::dO),
@@ -80,39 +75,8 @@ struct chain_copies {
       : wide(g, k_dim, k_ld_wide, 8), dO(g, heads * v_dim, k_ld, 8, VT * vt), aqk(g, k_chunk, k_ld_aqk, 8) {}
 };
 
-// Chunk c of sequence sq into stage s; do rows past the sequence's end are zero.
-__device__ __forceinline__ void load_stage(const bwd_dh_params& p, const stage_ptrs& s, const seq_info& sq, int c,
-                                           int head, const chain_copies& o, int g) {
-  const std::size_t tile = static_cast<std::size_t>(sq.first_chunk + c) * p.heads + head;
-  const std::size_t ck = tile * tile_sizes::ck;
-#pragma unroll
-  for (int n = 0; n < 64 / o.wide.rows; ++n) {
-    const int gs = n * o.wide.rows * k_dim, ss = n * o.wide.rows * k_ld_wide;
-    cp_async_16(s.w + o.wide.s + ss, p.w + ck + o.wide.g + gs);
-    cp_async_16(s.qg + o.wide.s + ss, p.qg + ck + o.wide.g + gs);
-    cp_async_16(s.kg + o.wide.s + ss, p.kg + ck + o.wide.g + gs);
-  }
-  const std::size_t do_row0 = (static_cast<std::size_t>(sq.start + k_chunk * c) * p.heads + head) * v_dim;
-#pragma unroll
-  for (int n = 0; n < 64 / o.dO.rows; ++n) {
-    const int i = o.dO.row0 + n * o.dO.rows;
-    __nv_bfloat16* dst = s.dO + o.dO.s + n * o.dO.rows * k_ld;
-    if (k_chunk * c + i < sq.len) {
-      cp_async_16(dst, p.d_o + do_row0 + o.dO.g + static_cast<std::size_t>(n * o.dO.rows) * p.heads * v_dim);
-    } else {
-      *reinterpret_cast<uint4*>(dst) = make_uint4(0, 0, 0, 0);
-    }
-  }
-  const __nv_bfloat16* aqk = p.Aqk + tile * tile_sizes::cc + o.aqk.g;
-#pragma unroll
-  for (int n = 0; n < 64 / o.aqk.rows; ++n) {
-    cp_async_16(s.Aqk + o.aqk.s + n * o.aqk.rows * k_ld_aqk, aqk + n * o.aqk.rows * k_chunk);
-  }
-  if (g < 32) cp_async_16(s.gC + g * 4, p.gC + tile * k_dim + g * 4);
-}
-
 // dv = Aqk^T do for rows [16 RB, +16): Aqk is lower-triangular, so only token blocks kk >= RB.
-__device__ __forceinline__ void aqk_t_do(frag_c (&dv)[2], const stage_ptrs& s, int RB, int lane) {
+__device__ __forceinline__ void aqk_t_do(frag_c (&dv)[2], const dh_stage& s, int RB, int lane) {
   dv[0] = dv[1] = frag_c{};
   for (int kk = RB; kk < 4; ++kk) {
     std::uint32_t a[4], b0[2], b1[2];
@@ -130,9 +94,9 @@ __device__ void chain_role(const bwd_dh_params& p, unsigned char* smem, const se
   const int RB = warp, R0 = 16 * warp, S0 = 32 * warp; // dv_new rows [R0, +16); state rows [S0, +32)
   const chain_copies copies(g, vt, p.heads);
   // iteration it handles chunk n - 1 - it from stage it % 3, loaded two iterations ahead
-  if (n > 0) load_stage(p, stage_at(smem, 0), sq, n - 1, head, copies, g);
+  if (n > 0) load_dh_stage(p, stage_at(smem, 0), sq, n - 1, head, copies, k_ld, g);
   cp_async_commit();
-  if (n > 1) load_stage(p, stage_at(smem, 1), sq, n - 2, head, copies, g);
+  if (n > 1) load_dh_stage(p, stage_at(smem, 1), sq, n - 2, head, copies, k_ld, g);
   cp_async_commit();
   cp_async_wait<1>();
   named_sync(k_bar_chain, k_group); // stage 0 visible
@@ -142,7 +106,7 @@ __device__ void chain_role(const bwd_dh_params& p, unsigned char* smem, const se
   frag_c dhf[2][2] = {}; // dh rows S0 + 16 mt + gid (+8), cols 8 nt + 2 tig (+1); zero after the last chunk
   for (int it = 0; it < n; ++it) {
     const int b = it & 1;
-    const stage_ptrs s = stage_at(smem, it % k_stages);
+    const dh_stage s = stage_at(smem, it % k_stages);
     const shared_buf x = buf_at(smem, b);
 
     // dh (FP32 registers) -> bf16 in buffer b, once the output warps have stored iteration it - 2's
@@ -159,7 +123,7 @@ __device__ void chain_role(const bwd_dh_params& p, unsigned char* smem, const se
     cp_async_wait<0>();
     named_sync(k_bar_chain, k_group); // dh visible to every chain warp; the next iteration's stage too
     named_arrive(bar_dh_full(b), 2 * k_group);
-    if (it + 2 < n) load_stage(p, stage_at(smem, (it + 2) % k_stages), sq, n - 3 - it, head, copies, g);
+    if (it + 2 < n) load_dh_stage(p, stage_at(smem, (it + 2) % k_stages), sq, n - 3 - it, head, copies, k_ld, g);
     cp_async_commit();
 
     // dv_new = Aqk^T do (computed at the end of the last step) + kg dh

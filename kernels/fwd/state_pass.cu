@@ -19,8 +19,6 @@
 namespace kda::dev {
 namespace {
 
-constexpr int k_ld_wide = 136; // bf16 row stride of [64][128] tiles (conflict-free ldmatrix)
-constexpr int k_ld_aqk = 72;   // bf16 row stride of the [64][64] Aqk tile
 
 // VT: columns of V (and of the state) one CTA owns, 32 or 64 here (16: state_pass_narrow.cu).
 // Smaller tiles give more CTAs (short rows); each output element is computed in the same order

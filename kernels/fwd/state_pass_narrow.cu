@@ -24,8 +24,6 @@ namespace {
 
 constexpr int VT = 16;
 constexpr int k_group = 128;   // threads of each role
-constexpr int k_ld_wide = 136; // bf16 row stride of [64][128] tiles (conflict-free ldmatrix)
-constexpr int k_ld_aqk = 72;   // bf16 row stride of the [64][64] Aqk tile
 constexpr int k_ld = VT + 8;   // bf16 row stride of [.][16] tiles (h, v_new hi and lo)
 constexpr int k_ldu = VT + 8;  // fp32 row stride of u [64][16]
 
