@@ -12,18 +12,28 @@
 //     "pairs-ab": only dP, only the a/b side rounded); a
 //     set ending in "/bwd-bf16" has the gradient stages read h and v_new in bf16 (a saved set kept
 //     narrow while the forward's products are raised).
+//   rounding_analysis row=SCENARIO [seed] [raise=...]
+//     The same variants on a harness row's own inputs (the counter-based generator, every
+//     (sequence, head) pair of the scenario, raw gate, l2n off, both decays; seed default 1, the
+//     harness's): rel-L2 per tensor over the row as `kda-bench --check` prints it, dA_log as the
+//     [H] vector summed over sequences, and its error over sum |dg g|. Compares the emulation
+//     with a GPU check of the same row and seed.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <optional>
+#include <stdexcept>
 #include <utility>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "core/inputs.hpp"
+#include "core/scenario.hpp"
 #include "kda_reference.hpp"
+#include "kda_reference_inputs.hpp"
 #include "kda_reference_chunked.hpp"
 #include "../tests/reference/test_problems.hpp"
 
@@ -41,10 +51,72 @@ struct variant {
   chunked_options opt;
 };
 
+// Row mode: every (sequence, head) pair of one scenario, the gradients of the raw gate form.
+void run_row(const std::string& scenario_name, std::uint64_t seed, const std::vector<variant>& variants) {
+  kda::scenario_catalog catalog;
+  catalog.add_directory(kda::default_scenario_dir());
+  const kda::scenario* scen = catalog.find(scenario_name);
+  if (!scen) throw std::runtime_error("rounding_analysis: no scenario '" + scenario_name + "'");
+  const kda::problem_dims d = kda::dims_of(*scen);
+  std::printf("row %s (%d sequences, %d heads), seed %llu, raw gate, l2n off; rel-L2 vs the FP64 recurrence\n",
+              scenario_name.c_str(), d.sequences(), d.heads, static_cast<unsigned long long>(seed));
+  for (const auto decay : {decay_regime::normal, decay_regime::fast}) {
+    const kda::input_spec spec{scenario_name, seed, decay, kda::l2n_mode::off};
+    std::vector<head_problem> problems;
+    std::vector<head_results> refs;
+    for (int h = 0; h < d.heads; ++h) {
+      for (int s = 0; s < d.sequences(); ++s) {
+        problems.push_back(kda::ref::generate_head_problem(d, gate_form::raw, spec, s, h));
+        refs.push_back(forward_backward(problems.back()));
+      }
+    }
+    std::printf("\n%s decay\n%-34s %10s %10s %10s %10s %10s %10s %10s %12s\n",
+                decay == decay_regime::normal ? "normal" : "fast", "raised", "o", "dq", "dk", "dv", "dbeta",
+                "dx", "dA_log", "err/sum|dgg|");
+    for (const variant& v : variants) {
+      // sums of squares of error and reference per tensor, over the whole row
+      double err[6] = {}, nrm[6] = {};
+      vec dA(d.heads), dA_ref(d.heads), abs_terms(d.heads), dd(d.heads * 128), dd_ref(d.heads * 128);
+      dA.setZero();
+      dA_ref.setZero();
+      abs_terms.setZero();
+      dd.setZero();
+      dd_ref.setZero();
+      for (std::size_t i = 0; i < problems.size(); ++i) {
+        const int h = static_cast<int>(i) / d.sequences();
+        const head_results got = trace_chunked(problems[i], v.opt).results;
+        const head_results& ref = refs[i];
+        const mat* pairs[6][2] = {{&got.outputs.o, &ref.outputs.o},         {&got.gradients.dq, &ref.gradients.dq},
+                                  {&got.gradients.dk, &ref.gradients.dk},   {&got.gradients.dv, &ref.gradients.dv},
+                                  {nullptr, nullptr},                       {&got.gradients.dgate, &ref.gradients.dgate}};
+        for (int t = 0; t < 6; ++t) {
+          if (t == 4) {
+            err[t] += (got.gradients.dbeta - ref.gradients.dbeta).squaredNorm();
+            nrm[t] += ref.gradients.dbeta.squaredNorm();
+          } else {
+            err[t] += (*pairs[t][0] - *pairs[t][1]).squaredNorm();
+            nrm[t] += pairs[t][1]->squaredNorm();
+          }
+        }
+        dA[h] += got.gradients.dA_log;
+        dA_ref[h] += ref.gradients.dA_log;
+        abs_terms[h] += ref.gradients.dA_log_abs_terms;
+        dd.segment(h * 128, 128) += got.gradients.ddt_bias;
+        dd_ref.segment(h * 128, 128) += ref.gradients.ddt_bias;
+      }
+      std::printf("%-34s", v.name.c_str());
+      for (int t = 0; t < 6; ++t) std::printf(" %10.3e", std::sqrt(err[t] / nrm[t]));
+      std::printf(" %10.3e %12.2e   ddt_bias %9.3e\n", rel_l2(dA, dA_ref), (dA - dA_ref).norm() / abs_terms.norm(),
+                  rel_l2(dd, dd_ref));
+    }
+  }
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
-  const int T = argc > 1 ? std::atoi(argv[1]) : 1024;
+  const bool row_mode = argc > 1 && std::strncmp(argv[1], "row=", 4) == 0;
+  const int T = argc > 1 && !row_mode ? std::atoi(argv[1]) : 1024;
   const int seeds = argc > 2 ? std::atoi(argv[2]) : 3;
   using st = chunked_options::storage;
   // name, then the storage of the intra tiles, of h and v_new, of dh and dv_new.
@@ -126,6 +198,10 @@ int main(int argc, char** argv) {
     }
   }
 
+  if (row_mode) {
+    run_row(argv[1] + 4, argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 1, variants);
+    return 0;
+  }
   std::printf("T = %d, K = V = 128, %d seeds; rel-L2 vs the FP64 recurrence (root mean square over seeds)\n"
               "storage of: intra tiles (w, u, qg, kg, Aqk), h and v_new, dh and dv_new\n", T, seeds);
   for (const auto gate : {gate_form::g, gate_form::raw}) {
