@@ -9,7 +9,8 @@
 //     "raise=u,v_new;u,v_new,h;...": each ';'-separated set of those tensors raised to tf32 together,
 //     the rest in bf16; "dstate" in a set raises dh and dv_new (bwd_dh's operands and outputs);
 //     "pairs" runs stage 4's sub-block products on TF32 operands as bwd_grad does ("pairs-dP",
-//     "pairs-ab": only dP, only the a/b side rounded); a
+//     "pairs-ab": only dP, only the a/b side rounded); "grad-dv_new": bwd_grad reads dv_new at TF32
+//     precision while bwd_dh's own product keeps its bf16 operand; a
 //     set ending in "/bwd-bf16" has the gradient stages read h and v_new in bf16 (a saved set kept
 //     narrow while the forward's products are raised).
 //   rounding_analysis row=SCENARIO [seed] [raise=...]
@@ -187,6 +188,7 @@ int main(int argc, char** argv) {
       const auto has = [&](const std::string& token) { return listed.find("," + token + ",") != std::string::npos; };
       using pr = chunked_options::pair_rounding;
       if (has("dstate")) v.opt.state_grad = st::tf32;
+      if (has("grad-dv_new")) v.opt.grad_dv_new = st::tf32;
       if (has("pairs")) v.opt.tf32_pair_products = pr::tf32;
       if (has("pairs-dP")) v.opt.tf32_pair_products = pr::dP_only;
       if (has("pairs-ab")) v.opt.tf32_pair_products = pr::ab_only;

@@ -39,7 +39,7 @@ struct intra_smem {
   static constexpr std::size_t A = g + 64 * k_ld_g * 4;  // Akk, inverted in place into X
   static constexpr std::size_t P = A + 64 * k_ld_a * 4;  // [3][16][17] inversion scratch
   static constexpr std::size_t beta = P + 3 * 16 * 17 * 4;
-  static constexpr std::size_t rq = beta + 64 * 4; // rsqrt(q.q + eps) (1 when l2n = off)
+  static constexpr std::size_t rq = beta + 64 * 4; // rsqrt(q.q + eps) * scale, rk after it (fused l2n only)
   static constexpr std::size_t rk = rq + 64 * 4;
   static constexpr std::size_t gamC = rk + 64 * 4; // gamma_C [128]
   static constexpr std::size_t tot = P;             // first-half gamma totals [128]: P is free then
@@ -48,15 +48,21 @@ struct intra_smem {
   static_assert(2 * (bytes + 1024) <= 228 * 1024, "two intra CTAs must fit on one SM");
 };
 
+// Without the L2 norm the row scales are constants (rq = scale, rk = 1; L2N = false): the
+// compiler drops the multiplies by 1 and the shared-memory reads, the bits stay (x * 1.0f == x).
+template <bool L2N>
 struct intra_ctx {
   const __nv_bfloat16* s_q;
   const __nv_bfloat16* s_k;
   const float* s_g;
   float* s_A;
   const float* s_beta;
-  const float* s_rq; // includes the scale
-  const float* s_rk;
+  const float* s_rq_; // includes the scale
+  const float* s_rk_;
   __nv_bfloat16* Aqk; // this tile in global memory
+  float scale;
+  __device__ float rq(int i) const { return L2N ? s_rq_[i] : scale; }
+  __device__ float rk(int i) const { return L2N ? s_rk_[i] : 1.f; }
 };
 
 // Four consecutive bf16 of smem as floats (one 8-byte load).
@@ -84,13 +90,14 @@ __device__ __forceinline__ void load8(const __nv_bfloat16* p, float (&out)[8]) {
 // agree: thread (gid, tig) takes d = d0 + 4 tig + {0, 1} for the first k8 step (slots tig,
 // tig + 4) and {2, 3} for the second, so all its operands come from 4 consecutive columns (one
 // vector load per row instead of eight scalar ones).
-__device__ void intra_block_mma(const intra_ctx& c, int I, int J, int lane) {
+template <bool L2N>
+__device__ void intra_block_mma(const intra_ctx<L2N>& c, int I, int J, int lane) {
   const int gid = lane >> 2, tig = lane & 3;
   const int n = 16 * I;
   const int i0 = n + gid, i1 = i0 + 8;
   const int j0 = 16 * J + gid, j1 = j0 + 8; // B rows of n-tiles 0 and 1
-  const float rq0 = c.s_rq[i0], rq1 = c.s_rq[i1], rk0 = c.s_rk[i0], rk1 = c.s_rk[i1];
-  const float rkj0 = c.s_rk[j0], rkj1 = c.s_rk[j1];
+  const float rq0 = c.rq(i0), rq1 = c.rq(i1), rk0 = c.rk(i0), rk1 = c.rk(i1);
+  const float rkj0 = c.rk(j0), rkj1 = c.rk(j1);
   frag_c kk[2] = {}, qk[2] = {};
 #pragma unroll 2
   for (int d0 = 0; d0 < k_dim; d0 += 16) {
@@ -145,7 +152,8 @@ __device__ void intra_block_mma(const intra_ctx& c, int I, int J, int lane) {
 
 // Akk and Aqk of the pairs i >= j of a diagonal sub-block whose gamma span is too large for
 // the factorised form: one pair per thread, FP32, exp(gamma_i - gamma_j) <= 1 directly.
-__device__ void intra_pair_exact(const intra_ctx& c, int I, int pair) {
+template <bool L2N>
+__device__ void intra_pair_exact(const intra_ctx<L2N>& c, int I, int pair) {
   int ii = 0;
   while ((ii + 1) * (ii + 2) / 2 <= pair) ++ii;
   const int jj = pair - ii * (ii + 1) / 2;
@@ -157,9 +165,9 @@ __device__ void intra_pair_exact(const intra_ctx& c, int I, int pair) {
     skk = fmaf(bf(c.s_k, i * k_ld_bf + d), kje, skk);
     sqk = fmaf(bf(c.s_q, i * k_ld_bf + d), kje, sqk);
   }
-  const float rkj = c.s_rk[j];
-  c.s_A[i * k_ld_a + j] = i > j ? c.s_beta[i] * (c.s_rk[i] * rkj * skk) : 0.f;
-  c.Aqk[i * k_chunk + j] = __float2bfloat16_rn(c.s_rq[i] * rkj * sqk);
+  const float rkj = c.rk(j);
+  c.s_A[i * k_ld_a + j] = i > j ? c.s_beta[i] * (c.rk(i) * rkj * skk) : 0.f;
+  c.Aqk[i * k_chunk + j] = __float2bfloat16_rn(c.rq(i) * rkj * sqk);
   if (i != j) {
     c.s_A[j * k_ld_a + i] = 0.f;
     c.Aqk[j * k_chunk + i] = __float2bfloat16_rn(0.f);
@@ -230,14 +238,11 @@ __global__ void __launch_bounds__(k_intra_threads, 2) fwd_intra_kernel(fwd_intra
         s_rk[i] = rsqrtf(sk + 1e-6f);
       }
     }
-  } else if (tid < k_chunk) {
-    s_rq[tid] = p.scale;
-    s_rk[tid] = 1.f;
-  }
+  } // without the norm the scales are constants (intra_ctx)
   __syncthreads();
 
   // ---- Akk (into s_A) and Aqk (to global) by 16x16 sub-blocks ----
-  const intra_ctx c{s_q, s_k, s_g, s_A, s_beta, s_rq, s_rk, p.Aqk + tile * tile_sizes::cc};
+  const intra_ctx<L2N> c{s_q, s_k, s_g, s_A, s_beta, s_rq, s_rk, p.Aqk + tile * tile_sizes::cc, p.scale};
   {
     // Sub-blocks (I, J) as nibbles 4 I + J, item 0 lowest, largest work first:
     // (3,0) (3,1) (3,2) (2,0) (2,1) (1,0) (3,3) (2,2) (1,1) (0,0); warp w takes items w and w + 8.
@@ -259,7 +264,7 @@ __global__ void __launch_bounds__(k_intra_threads, 2) fwd_intra_kernel(fwd_intra
         load8(s_gamC + d0, gc);
         load8(s_q + i * k_ld_bf + d0, qv);
         load8(s_k + i * k_ld_bf + d0, kv);
-        const float rq = s_rq[i], rk = s_rk[i];
+        const float rq = c.rq(i), rk = c.rk(i);
         std::uint32_t qg_out[4], kg_out[4];
 #pragma unroll
         for (int e = 0; e < 8; e += 2) {
@@ -292,7 +297,7 @@ __global__ void __launch_bounds__(k_intra_threads, 2) fwd_intra_kernel(fwd_intra
     const int i = idx >> 5, d4 = (idx & 31) * 4;
     float* gp = s_g + i * k_ld_g + d4;
     const float4 gm = f4(gp), kv = bf4(s_k + i * k_ld_bf + d4);
-    const float b = s_beta[i], rk = s_rk[i];
+    const float b = s_beta[i], rk = c.rk(i);
     *reinterpret_cast<float4*>(gp) = make_float4(b * kv.x * rk * exp_ftz(gm.x), b * kv.y * rk * exp_ftz(gm.y),
                                                  b * kv.z * rk * exp_ftz(gm.z), b * kv.w * rk * exp_ftz(gm.w));
   }

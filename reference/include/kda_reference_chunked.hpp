@@ -89,6 +89,9 @@ struct chunked_options {
     std::optional<storage> w, u, qg, kgC, Aqk, h, v_new, dh, dv_new;
   };
   per_tensor only;
+  // dv_new as the gradient stages (bwd_grad) read it, when it differs from bwd_dh's own operand
+  // (the storage above): what a wider dv_new copy for bwd_grad alone would buy.
+  std::optional<storage> grad_dv_new;
   // Stage 4's factorised sub-block products with TF32 operands (dP, a .* left, b .* right), as
   // bwd_grad runs them; FP64 otherwise. `dP_only` / `ab_only` round one side of each product
   // only: what a split (hi + lo) of the other side would buy.

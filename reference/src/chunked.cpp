@@ -301,8 +301,12 @@ reverse_pass reverse_state_pass(const std::vector<chunk_inputs>& chunks,
   r.dv_new.resize(chunks.size());
   for (std::size_t n = chunks.size(); n-- > 0;) {
     mat dhr = stored_as(opt.only.dh.value_or(opt.state_grad), dh_next);
-    r.dv_new[n] = stored_as(opt.only.dv_new.value_or(opt.state_grad), dv_new_of(intra[n], chunks[n].d_o, dhr));
+    const mat dv_new = dv_new_of(intra[n], chunks[n].d_o, dhr);
+    r.dv_new[n] = stored_as(opt.only.dv_new.value_or(opt.state_grad), dv_new);
+    // bwd_dh's own product w^T dv_new takes its operand as stored, unless grad_dv_new says the
+    // gradient stages read a different (wider) copy than bwd_dh's operand
     mat dh = dh_of(intra[n], chunks[n].d_o, r.dv_new[n], dh_next);
+    if (opt.grad_dv_new) r.dv_new[n] = stored_as(*opt.grad_dv_new, dv_new);
     r.dh_next[n] = std::move(dhr);
     dh_next = std::move(dh);
   }
