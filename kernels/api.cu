@@ -42,7 +42,8 @@ void free_plan(kda_plan* p) {
                     static_cast<void*>(p->seq_order), static_cast<void*>(p->w), static_cast<void*>(p->u),
                     static_cast<void*>(p->qg), static_cast<void*>(p->kg), static_cast<void*>(p->Aqk),
                     static_cast<void*>(p->gC), static_cast<void*>(p->X), static_cast<void*>(p->dh),
-                    static_cast<void*>(p->dvn), static_cast<void*>(p->replay), static_cast<void*>(p->dA_part),
+                    static_cast<void*>(p->dvn), static_cast<void*>(p->dvn_lo), static_cast<void*>(p->replay),
+                    static_cast<void*>(p->dA_part),
                     static_cast<void*>(p->ddt_part)}) {
     if (ptr) cudaFree(ptr);
   }
@@ -177,7 +178,7 @@ kda_status run_bwd_stage(const kda_plan* plan, const kda_bwd_args* a, int stage,
     const intra_tiles t = bwd_sources_of(plan, a).tiles;
     const kda::dev::bwd_dh_params p{plan->seqs, plan->seq_order, plan->problem.heads, t.w, t.qg, t.kg,
                                     t.Aqk, t.gC, static_cast<const __nv_bfloat16*>(a->d_o), plan->dh,
-                                    plan->dvn};
+                                    plan->dvn, plan->dvn_lo};
     e = kda::dev::launch_bwd_dh(p, plan->num_seqs, plan->state_vtile, st);
     break;
   }
@@ -191,7 +192,7 @@ kda_status run_bwd_stage(const kda_plan* plan, const kda_bwd_args* a, int stage,
                                       a->fwd.gate_in, a->fwd.A_log, a->fwd.dt_bias,
                                       static_cast<const __nv_bfloat16*>(a->d_o), plan->chunks,
                                       plan->problem.heads, plan->scale, src.h, src.vn, plan->dh,
-                                      plan->dvn, src.tiles.X, static_cast<__nv_bfloat16*>(a->dq),
+                                      plan->dvn, plan->dvn_lo, src.tiles.X, static_cast<__nv_bfloat16*>(a->dq),
                                       static_cast<__nv_bfloat16*>(a->dk), static_cast<__nv_bfloat16*>(a->dv),
                                       static_cast<__nv_bfloat16*>(a->dbeta), a->dgate, plan->dA_part,
                                       plan->ddt_part};
@@ -307,6 +308,7 @@ kda_status kda_plan_create(const kda_problem* problem, kda_plan** out) {
   step(alloc(&plan->X, tiles * kda::dev::tile_sizes::cc));
   step(alloc(&plan->dh, tiles * kda::dev::tile_sizes::kv));
   step(alloc(&plan->dvn, tiles * kda::dev::tile_sizes::ck));
+  step(alloc(&plan->dvn_lo, tiles * kda::dev::tile_sizes::ck));
   step(cudaMalloc(&plan->replay, std::max<std::size_t>(plan->replay_bytes(), 1)));
   step(alloc(&plan->dA_part, tiles));
   step(alloc(&plan->ddt_part, tiles * kda::dev::k_dim));

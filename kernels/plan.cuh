@@ -26,10 +26,10 @@ struct kda_plan {
   float *u = nullptr, *gC = nullptr;
 
   // Backward workspace (per tile): X = (I + Akk)^-1 from bwd_intra; dh (state gradient leaving the
-  // chunk) and dv_new from bwd_dh; the replay path's h and v_new (the saved set's first two
+  // chunk) and dv_new (bf16 hi + lo) from bwd_dh; the replay path's h and v_new (the saved set's first two
   // regions, replay_bytes()); the raw form's per-tile partials of dA_log and dt_bias.
   float* X = nullptr;
-  __nv_bfloat16 *dh = nullptr, *dvn = nullptr;
+  __nv_bfloat16 *dh = nullptr, *dvn = nullptr, *dvn_lo = nullptr; // dv_new = dvn + dvn_lo
   void* replay = nullptr;
   float *dA_part = nullptr, *ddt_part = nullptr;
 

@@ -135,9 +135,13 @@ __global__ void __launch_bounds__(k_dh_threads, 1) bwd_dh_kernel(bwd_dh_params p
       for (int hh = 0; hh < 2; ++hh) {
         const int r = R0 + gid + 8 * hh, col = C0 + 8 * nt + 2 * tig;
         const float v0 = dv[nt].x[2 * hh], v1 = dv[nt].x[2 * hh + 1];
-        *reinterpret_cast<std::uint32_t*>(s_dvn + r * ld + col) = pack_bf16(v0, v1);
+        std::uint32_t hi, lo;
+        split_bf16x2(v0, v1, hi, lo);
+        *reinterpret_cast<std::uint32_t*>(s_dvn + r * ld + col) = hi;
         // -bf16(x) == bf16(-x) exactly: step 3 subtracts w^T dv_new by accumulating w^T (-dv_new).
         *reinterpret_cast<std::uint32_t*>(s_dvn_neg + r * ld + col) = pack_bf16(-v0, -v1);
+        // the lo half goes straight to global memory (bwd_grad alone reads it)
+        *reinterpret_cast<std::uint32_t*>(p.dvn_lo_out + tile * tile_sizes::ck + r * v_dim + VT * vt + col) = lo;
       }
     }
     __syncthreads();

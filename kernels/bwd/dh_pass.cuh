@@ -5,7 +5,9 @@
 //   dh     <- diag(exp(gamma_C)) dh + qg^T do - w^T dv_new   (the previous chunk's dh)
 // The mirror of the forward state pass: one CTA per (sequence, head, V tile of 16, 32 or 64 columns),
 // dh in FP32 registers, bf16 operands, FP32 accumulation, fixed order: bits independent of the tile.
-// Writes, per chunk, dh (bf16, the state gradient leaving the chunk) and dv_new (bf16).
+// Writes, per chunk, dh (bf16, the state gradient leaving the chunk) and dv_new as bf16 hi + lo
+// (dv_new = hi + lo to 16 significant bits; this pass's own product takes hi alone, bwd_grad's
+// dv_new v^T takes both: dbeta's error was dv_new's bf16 rounding, docs/backward-design.md).
 #include <cuda_bf16.h>
 
 #include "common/layout.cuh"
@@ -23,7 +25,8 @@ struct bwd_dh_params {
   const float* gC;
   const __nv_bfloat16* d_o; // [T, H, V]
   __nv_bfloat16* dh_out;    // [tile][128][128]
-  __nv_bfloat16* dvn_out;   // [tile][64][128]
+  __nv_bfloat16* dvn_out;   // [tile][64][128] bf16(dv_new)
+  __nv_bfloat16* dvn_lo_out; // [tile][64][128] bf16(dv_new - bf16(dv_new))
 };
 
 constexpr int k_dh_threads = 256;

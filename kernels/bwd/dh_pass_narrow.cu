@@ -127,6 +127,9 @@ __device__ void chain_role(const bwd_dh_params& p, unsigned char* smem, const se
     cp_async_commit();
 
     // dv_new = Aqk^T do (computed at the end of the last step) + kg dh
+    __nv_bfloat16* const dvn_lo = p.dvn_lo_out +
+                                  (static_cast<std::size_t>(sq.first_chunk + n - 1 - it) * p.heads + head) * tile_sizes::ck +
+                                  16 * vt;
 #pragma unroll
     for (int kk = 0; kk < 8; ++kk) {
       std::uint32_t a[4], b0[2], b1[2];
@@ -141,9 +144,13 @@ __device__ void chain_role(const bwd_dh_params& p, unsigned char* smem, const se
       for (int hh = 0; hh < 2; ++hh) {
         const int r = R0 + gid + 8 * hh, col = 8 * nt + 2 * tig;
         const float v0 = dv[nt].x[2 * hh], v1 = dv[nt].x[2 * hh + 1];
-        *reinterpret_cast<std::uint32_t*>(x.dvn + r * k_ld + col) = pack_bf16(v0, v1);
+        std::uint32_t hi, lo;
+        split_bf16x2(v0, v1, hi, lo);
+        *reinterpret_cast<std::uint32_t*>(x.dvn + r * k_ld + col) = hi;
         // -bf16(x) == bf16(-x) exactly: the dh step subtracts w^T dv_new by accumulating w^T (-dv_new).
         *reinterpret_cast<std::uint32_t*>(x.neg + r * k_ld + col) = pack_bf16(-v0, -v1);
+        // the lo half goes straight to global memory (bwd_grad alone reads it)
+        *reinterpret_cast<std::uint32_t*>(dvn_lo + r * v_dim + col) = lo;
       }
     }
     named_sync(k_bar_chain, k_group); // dv_new visible to every chain warp

@@ -15,9 +15,11 @@
 // (factors within exp(+-64)), otherwise ("slow", fast decay) they go pair by pair in FP32 from
 // exp(gamma_i - gamma_j) <= 1.
 //
-// Precision: bf16 operands for products of bf16 data (do h^T, dv_new h^T, dv_new v^T); v_new (FP32
-// in the saved set) as a bf16 hi + lo pair in v_new dh^T and do v_new^T, as the forward state pass
-// uses it (docs/backward-design.md: its bf16 rounding bounded the gate gradients); TF32 for
+// Precision: bf16 operands for products of bf16 data (do h^T, dv_new h^T); v_new (FP32 in the saved
+// set) as a bf16 hi + lo pair in v_new dh^T and do v_new^T, as the forward state pass uses it
+// (docs/backward-design.md: its bf16 rounding bounded the gate gradients), and dv_new as bwd_dh's
+// hi + lo pair in dv_new v^T (its bf16 rounding there bounded dbeta; the other two products with
+// dv_new do not move any gradient: "dv and dbeta", docs/backward-design.md); TF32 for
 // everything through X and the gated operands; FP32 accumulation and elementwise terms. Every
 // reduction has a fixed order: deterministic. Exponentials are exp_ftz (common/fast_exp.cuh):
 // results below 2^-126 flush to zero.
@@ -52,7 +54,7 @@ struct grad_smem {
   static constexpr std::size_t D = C + 64 * k_ld * 2;    // v_new bf16 | dTm fp32 [64][68]
   static constexpr std::size_t E = D + 64 * k_ld * 2;    // dv_new bf16 [64][136]
   static constexpr std::size_t X = E + 64 * k_ld * 2;    // fp32 [64][68]
-  static constexpr std::size_t dAkk = X + 64 * k_lds * 4; // v_new lo bf16 [64][136] | dAkk fp32 [64][68]
+  static constexpr std::size_t dAkk = X + 64 * k_lds * 4; // v_new lo | dv_new lo bf16 [64][136] | dAkk fp32 [64][68]
   static constexpr std::size_t beta = dAkk + 64 * k_lds * 4;
   static constexpr std::size_t rq = beta + 64 * 4;   // rsqrt(q.q + eps) * scale (fused l2n only)
   static constexpr std::size_t rqn = rq + 64 * 4;    // rsqrt(q.q + eps) (fused l2n only)
@@ -89,6 +91,27 @@ __device__ __forceinline__ void mma_abt_bf16(frag_c (&acc)[NT], const __nv_bfloa
       load_b_bf16_nk_x2(b0, b1, B + 16 * np * k_ld + 16 * kk, k_ld, lane);
       mma_bf16_16816(acc[2 * np], a, b0);
       mma_bf16_16816(acc[2 * np + 1], a, b1);
+    }
+  }
+}
+
+// The same with A = A_hi + A_lo (a bf16 hi + lo pair): each k step's B fragments serve both.
+template <int NT>
+__device__ __forceinline__ void mma_abt_bf16_hilo(frag_c (&acc)[NT], const __nv_bfloat16* A_hi,
+                                                  const __nv_bfloat16* A_lo, const __nv_bfloat16* B, int lane) {
+#pragma unroll
+  for (int kk = 0; kk < 8; ++kk) {
+    std::uint32_t ah[4], al[4];
+    load_a_bf16(ah, A_hi + 16 * kk, k_ld, lane);
+    load_a_bf16(al, A_lo + 16 * kk, k_ld, lane);
+#pragma unroll
+    for (int np = 0; np < NT / 2; ++np) {
+      std::uint32_t b0[2], b1[2];
+      load_b_bf16_nk_x2(b0, b1, B + 16 * np * k_ld + 16 * kk, k_ld, lane);
+      mma_bf16_16816(acc[2 * np], ah, b0);
+      mma_bf16_16816(acc[2 * np + 1], ah, b1);
+      mma_bf16_16816(acc[2 * np], al, b0);
+      mma_bf16_16816(acc[2 * np + 1], al, b1);
     }
   }
 }
@@ -130,6 +153,7 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
   auto* s_vn = reinterpret_cast<__nv_bfloat16*>(smem + S::D);
   auto* s_vn_lo = reinterpret_cast<__nv_bfloat16*>(smem + S::dAkk); // dead before dAkk is formed
   auto* s_dTm = reinterpret_cast<float*>(smem + S::D);
+  auto* s_dvn_lo = reinterpret_cast<__nv_bfloat16*>(smem + S::dAkk); // stages 3c-3d; dAkk comes after
   auto* s_dvn = reinterpret_cast<__nv_bfloat16*>(smem + S::E);
   auto* s_X = reinterpret_cast<float*>(smem + S::X);
   auto* s_dAkk = reinterpret_cast<float*>(smem + S::dAkk);
@@ -344,6 +368,7 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
     } else {
       *reinterpret_cast<uint4*>(s_v + i * k_ld + seg * 8) = make_uint4(0, 0, 0, 0);
     }
+    cp_async_16(s_dvn_lo + i * k_ld + seg * 8, p.dv_new_lo + tile * tile_sizes::ck + i * v_dim + seg * 8);
   }
   cp_async_commit();
 #pragma unroll
@@ -405,7 +430,7 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
   // ---- stage 3d: dTm = dv_new v^T + dw kgp^T [64][64] ----
   {
     frag_c at[4] = {};
-    mma_abt_bf16(at, s_dvn + R0 * k_ld, s_v + J0 * k_ld, lane);
+    mma_abt_bf16_hilo(at, s_dvn + R0 * k_ld, s_dvn_lo + R0 * k_ld, s_v + J0 * k_ld, lane); // dv_new = hi + lo
     const int i0 = R0 + gid, i1 = i0 + 8;
     for (int d0 = 0; d0 < k_dim; d0 += 8) {
       const int da = d0 + tig, db = da + 4;

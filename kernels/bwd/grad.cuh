@@ -1,7 +1,8 @@
 #pragma once
 // Backward stages 3, 4 and 5 (docs/backward-design.md) fused, one CTA per (chunk, head):
 //   stage 3  dqg = do h^T, dAqk = lower(do v_new^T), dkgC = v_new dh^T, dgamma_C (state part),
-//            dw = -dv_new h^T, dTm = dv_new v^T + dw kgp^T, dv = Tm^T dv_new, dkgp = Tm^T dw,
+//            dw = -dv_new h^T, dTm = dv_new v^T + dw kgp^T (dv_new as hi + lo there), dv = Tm^T dv_new,
+//            dkgp = Tm^T dw,
 //            dbeta (WY part), dAkk = strictly_lower(-(X^T dX X^T))
 //   stage 4  the pair-product backward of Aqk and KK (16-row sub-blocks, exponent-safe), the
 //            elementwise terms of qg, kgp, kgC
@@ -29,7 +30,8 @@ struct bwd_grad_params {
   const __nv_bfloat16* h;       // [tile][128][128] state entering the chunk (saved set or replay)
   const float* v_new;           // [tile][64][128] fp32 (split into bf16 hi + lo for its products)
   const __nv_bfloat16* dh;      // [tile][128][128] gradient of the state leaving the chunk (bwd_dh)
-  const __nv_bfloat16* dv_new;  // [tile][64][128] (bwd_dh)
+  const __nv_bfloat16* dv_new;  // [tile][64][128] bf16(dv_new) (bwd_dh)
+  const __nv_bfloat16* dv_new_lo; // [tile][64][128] bf16(dv_new - hi), for dv_new v^T (bwd_dh)
   const float* X;               // [tile][64][64] (I + Akk)^-1 (saved set, or bwd_intra on replay)
   __nv_bfloat16* dq;
   __nv_bfloat16* dk;
