@@ -29,7 +29,9 @@ struct dh_smem {
   static constexpr std::size_t dh = 2 * stage;
   static constexpr std::size_t dvn = dh + 128 * ld * 2;
   static constexpr std::size_t dvn_neg = dvn + 64 * ld * 2;
-  static constexpr std::size_t bytes = dvn_neg + 64 * ld * 2;
+  static constexpr std::size_t dvn_lo = dvn_neg + 64 * ld * 2;
+  static constexpr std::size_t bytes = dvn_lo + 64 * ld * 2;
+  static_assert(bytes <= 227 * 1024, "one CTA per SM");
 };
 
 template <int VT>
@@ -64,6 +66,7 @@ __global__ void __launch_bounds__(k_dh_threads, 1) bwd_dh_kernel(bwd_dh_params p
   auto* s_dh = reinterpret_cast<__nv_bfloat16*>(smem + L::dh);
   auto* s_dvn = reinterpret_cast<__nv_bfloat16*>(smem + L::dvn);
   auto* s_dvn_neg = reinterpret_cast<__nv_bfloat16*>(smem + L::dvn_neg);
+  auto* s_dvn_lo = reinterpret_cast<__nv_bfloat16*>(smem + L::dvn_lo);
 
   const serial_cta cta = serial_cta_of(blockIdx.x, p.heads, v_dim / VT);
   const seq_info sq = p.seqs[p.seq_order[cta.seq_rank]];
@@ -140,18 +143,20 @@ __global__ void __launch_bounds__(k_dh_threads, 1) bwd_dh_kernel(bwd_dh_params p
         *reinterpret_cast<std::uint32_t*>(s_dvn + r * ld + col) = hi;
         // -bf16(x) == bf16(-x) exactly: step 3 subtracts w^T dv_new by accumulating w^T (-dv_new).
         *reinterpret_cast<std::uint32_t*>(s_dvn_neg + r * ld + col) = pack_bf16(-v0, -v1);
-        // the lo half goes straight to global memory (bwd_grad alone reads it)
-        *reinterpret_cast<std::uint32_t*>(p.dvn_lo_out + tile * tile_sizes::ck + r * v_dim + VT * vt + col) = lo;
+        *reinterpret_cast<std::uint32_t*>(s_dvn_lo + r * ld + col) = lo; // for bwd_grad alone
       }
     }
     __syncthreads();
     {
       const auto& oc = copies.out;
       __nv_bfloat16* const dst = p.dvn_out + tile * tile_sizes::ck + oc.g;
+      __nv_bfloat16* const dst_lo = p.dvn_lo_out + tile * tile_sizes::ck + oc.g;
 #pragma unroll
       for (int m = 0; m < 64 / oc.rows; ++m) {
         *reinterpret_cast<uint4*>(dst + m * oc.rows * v_dim) =
             *reinterpret_cast<const uint4*>(s_dvn + oc.s + m * oc.rows * ld);
+        *reinterpret_cast<uint4*>(dst_lo + m * oc.rows * v_dim) =
+            *reinterpret_cast<const uint4*>(s_dvn_lo + oc.s + m * oc.rows * ld);
       }
     }
 

@@ -40,18 +40,19 @@ struct narrow_smem {
   static constexpr std::size_t Aqk = dO + 64 * k_ld * 2;
   static constexpr std::size_t gC = Aqk + 64 * k_ld_aqk * 2;
   static constexpr std::size_t stage = gC + 128 * 4;
-  // per buffer b: dh [128][24], dv_new and -dv_new [64][24] (bf16)
+  // per buffer b: dh [128][24], dv_new, -dv_new and dv_new's lo half [64][24] (bf16)
   static constexpr std::size_t x_base = k_stages * stage;
   static constexpr std::size_t x_dh = 0;
   static constexpr std::size_t x_dvn = x_dh + 128 * k_ld * 2;
   static constexpr std::size_t x_neg = x_dvn + 64 * k_ld * 2;
-  static constexpr std::size_t x_buf = x_neg + 64 * k_ld * 2;
+  static constexpr std::size_t x_lo = x_neg + 64 * k_ld * 2;
+  static constexpr std::size_t x_buf = x_lo + 64 * k_ld * 2;
   static constexpr std::size_t bytes = x_base + 2 * x_buf;
   static_assert(bytes <= 227 * 1024, "one CTA per SM");
 };
 
 struct shared_buf {
-  __nv_bfloat16 *dh, *dvn, *neg;
+  __nv_bfloat16 *dh, *dvn, *neg, *lo;
 };
 
 __device__ __forceinline__ dh_stage stage_at(unsigned char* smem, int i) {
@@ -63,7 +64,7 @@ __device__ __forceinline__ dh_stage stage_at(unsigned char* smem, int i) {
 __device__ __forceinline__ shared_buf buf_at(unsigned char* smem, int b) {
   unsigned char* s = smem + narrow_smem::x_base + b * narrow_smem::x_buf;
   return {reinterpret_cast<__nv_bfloat16*>(s + narrow_smem::x_dh), reinterpret_cast<__nv_bfloat16*>(s + narrow_smem::x_dvn),
-          reinterpret_cast<__nv_bfloat16*>(s + narrow_smem::x_neg)};
+          reinterpret_cast<__nv_bfloat16*>(s + narrow_smem::x_neg), reinterpret_cast<__nv_bfloat16*>(s + narrow_smem::x_lo)};
 }
 
 // The chain threads' 16-byte copies (g = 0..127; common/serial_copies.cuh).
@@ -127,9 +128,6 @@ __device__ void chain_role(const bwd_dh_params& p, unsigned char* smem, const se
     cp_async_commit();
 
     // dv_new = Aqk^T do (computed at the end of the last step) + kg dh
-    __nv_bfloat16* const dvn_lo = p.dvn_lo_out +
-                                  (static_cast<std::size_t>(sq.first_chunk + n - 1 - it) * p.heads + head) * tile_sizes::ck +
-                                  16 * vt;
 #pragma unroll
     for (int kk = 0; kk < 8; ++kk) {
       std::uint32_t a[4], b0[2], b1[2];
@@ -149,8 +147,7 @@ __device__ void chain_role(const bwd_dh_params& p, unsigned char* smem, const se
         *reinterpret_cast<std::uint32_t*>(x.dvn + r * k_ld + col) = hi;
         // -bf16(x) == bf16(-x) exactly: the dh step subtracts w^T dv_new by accumulating w^T (-dv_new).
         *reinterpret_cast<std::uint32_t*>(x.neg + r * k_ld + col) = pack_bf16(-v0, -v1);
-        // the lo half goes straight to global memory (bwd_grad alone reads it)
-        *reinterpret_cast<std::uint32_t*>(dvn_lo + r * v_dim + col) = lo;
+        *reinterpret_cast<std::uint32_t*>(x.lo + r * k_ld + col) = lo; // for bwd_grad alone
       }
     }
     named_sync(k_bar_chain, k_group); // dv_new visible to every chain warp
@@ -211,9 +208,11 @@ __device__ void output_role(const bwd_dh_params& p, unsigned char* smem, const s
     }
     named_sync(bar_dvn_full(b), 2 * k_group);
     __nv_bfloat16* const dvn_dst = p.dvn_out + tile * tile_sizes::ck + oc.g;
+    __nv_bfloat16* const lo_dst = p.dvn_lo_out + tile * tile_sizes::ck + oc.g;
 #pragma unroll
     for (int m = 0; m < 64 / oc.rows; ++m) {
       *reinterpret_cast<uint4*>(dvn_dst + m * oc.rows * v_dim) = *reinterpret_cast<const uint4*>(x.dvn + oc.s + m * oc.rows * k_ld);
+      *reinterpret_cast<uint4*>(lo_dst + m * oc.rows * v_dim) = *reinterpret_cast<const uint4*>(x.lo + oc.s + m * oc.rows * k_ld);
     }
     // dh and dv_new of buffer b are stored: the chain may refill it two iterations on
     if (it + 2 < n) named_arrive(bar_buf_free(b), 2 * k_group);
