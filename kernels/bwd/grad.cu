@@ -76,44 +76,35 @@ struct grad_smem {
   static_assert(bytes <= 227 * 1024, "one CTA per SM");
 };
 
-// acc[nt] += A[16 rows][128] * B[8 NT rows][128]^T, both bf16 row-major smem tiles (stride k_ld),
-// A at the warp's first row, B at its first output column.
-template <int NT>
-__device__ __forceinline__ void mma_abt_bf16(frag_c (&acc)[NT], const __nv_bfloat16* A, const __nv_bfloat16* B,
-                                             int lane) {
+// acc[nt] += (A_0 + ... + A_{NA-1})[16 rows][128] * B[8 NT rows][128]^T, all bf16 row-major smem
+// tiles (stride k_ld), each A at the warp's first row, B at its first output column. NA = 2 takes a
+// bf16 hi + lo pair; each k step's B fragments serve every A.
+template <int NT, int NA>
+__device__ __forceinline__ void mma_abt_bf16_sum(frag_c (&acc)[NT], const __nv_bfloat16* const (&A)[NA],
+                                                 const __nv_bfloat16* B, int lane) {
 #pragma unroll
   for (int kk = 0; kk < 8; ++kk) {
-    std::uint32_t a[4];
-    load_a_bf16(a, A + 16 * kk, k_ld, lane);
+    std::uint32_t a[NA][4];
+#pragma unroll
+    for (int t = 0; t < NA; ++t) load_a_bf16(a[t], A[t] + 16 * kk, k_ld, lane);
 #pragma unroll
     for (int np = 0; np < NT / 2; ++np) {
       std::uint32_t b0[2], b1[2];
       load_b_bf16_nk_x2(b0, b1, B + 16 * np * k_ld + 16 * kk, k_ld, lane);
-      mma_bf16_16816(acc[2 * np], a, b0);
-      mma_bf16_16816(acc[2 * np + 1], a, b1);
+#pragma unroll
+      for (int t = 0; t < NA; ++t) {
+        mma_bf16_16816(acc[2 * np], a[t], b0);
+        mma_bf16_16816(acc[2 * np + 1], a[t], b1);
+      }
     }
   }
 }
 
-// The same with A = A_hi + A_lo (a bf16 hi + lo pair): each k step's B fragments serve both.
 template <int NT>
-__device__ __forceinline__ void mma_abt_bf16_hilo(frag_c (&acc)[NT], const __nv_bfloat16* A_hi,
-                                                  const __nv_bfloat16* A_lo, const __nv_bfloat16* B, int lane) {
-#pragma unroll
-  for (int kk = 0; kk < 8; ++kk) {
-    std::uint32_t ah[4], al[4];
-    load_a_bf16(ah, A_hi + 16 * kk, k_ld, lane);
-    load_a_bf16(al, A_lo + 16 * kk, k_ld, lane);
-#pragma unroll
-    for (int np = 0; np < NT / 2; ++np) {
-      std::uint32_t b0[2], b1[2];
-      load_b_bf16_nk_x2(b0, b1, B + 16 * np * k_ld + 16 * kk, k_ld, lane);
-      mma_bf16_16816(acc[2 * np], ah, b0);
-      mma_bf16_16816(acc[2 * np + 1], ah, b1);
-      mma_bf16_16816(acc[2 * np], al, b0);
-      mma_bf16_16816(acc[2 * np + 1], al, b1);
-    }
-  }
+__device__ __forceinline__ void mma_abt_bf16(frag_c (&acc)[NT], const __nv_bfloat16* A, const __nv_bfloat16* B,
+                                             int lane) {
+  const __nv_bfloat16* const one[1] = {A};
+  mma_abt_bf16_sum(acc, one, B, lane);
 }
 
 // Element reads of qs, k' and gamma. Without the L2 norm the row scales are constants: rq = scale
@@ -430,7 +421,8 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
   // ---- stage 3d: dTm = dv_new v^T + dw kgp^T [64][64] ----
   {
     frag_c at[4] = {};
-    mma_abt_bf16_hilo(at, s_dvn + R0 * k_ld, s_dvn_lo + R0 * k_ld, s_v + J0 * k_ld, lane); // dv_new = hi + lo
+    const __nv_bfloat16* const dvn_hilo[2] = {s_dvn + R0 * k_ld, s_dvn_lo + R0 * k_ld}; // dv_new = hi + lo
+    mma_abt_bf16_sum(at, dvn_hilo, s_v + J0 * k_ld, lane);
     const int i0 = R0 + gid, i1 = i0 + 8;
     for (int d0 = 0; d0 < k_dim; d0 += 8) {
       const int da = d0 + tig, db = da + 4;
