@@ -7,6 +7,7 @@
 #include <cuda_bf16.h>
 
 #include "bwd/dh_pass.cuh"
+#include "common/chunk_tile_copies.cuh"
 #include "common/mma.cuh"
 #include "common/serial_copies.cuh"
 
@@ -25,14 +26,7 @@ __device__ __forceinline__ void load_dh_stage(const bwd_dh_params& p, const dh_s
                                               int head, const Copies& o, int ld_do, int t) {
   const std::size_t tile = static_cast<std::size_t>(sq.first_chunk + c) * p.heads + head;
   const std::size_t ck = tile * tile_sizes::ck;
-  const auto& w = o.wide;
-#pragma unroll
-  for (int n = 0; n < 64 / w.rows; ++n) {
-    const int gs = n * w.rows * k_dim, ss = n * w.rows * k_ld_wide;
-    cp_async_16(s.w + w.s + ss, p.w + ck + w.g + gs);
-    cp_async_16(s.qg + w.s + ss, p.qg + ck + w.g + gs);
-    cp_async_16(s.kg + w.s + ss, p.kg + ck + w.g + gs);
-  }
+  copy_wide_tiles<3>({s.w, s.qg, s.kg}, {p.w, p.qg, p.kg}, ck, o.wide);
   const std::size_t do_row0 = (static_cast<std::size_t>(sq.start + k_chunk * c) * p.heads + head) * v_dim;
 #pragma unroll
   for (int n = 0; n < 64 / o.dO.rows; ++n) {
@@ -44,12 +38,8 @@ __device__ __forceinline__ void load_dh_stage(const bwd_dh_params& p, const dh_s
       *reinterpret_cast<uint4*>(dst) = make_uint4(0, 0, 0, 0);
     }
   }
-  const __nv_bfloat16* aqk = p.Aqk + tile * tile_sizes::cc + o.aqk.g;
-#pragma unroll
-  for (int n = 0; n < 64 / o.aqk.rows; ++n) {
-    cp_async_16(s.Aqk + o.aqk.s + n * o.aqk.rows * k_ld_aqk, aqk + n * o.aqk.rows * k_chunk);
-  }
-  if (t < 32) cp_async_16(s.gC + t * 4, p.gC + tile * k_dim + t * 4);
+  copy_aqk_tile(s.Aqk, p.Aqk, tile, o.aqk);
+  copy_gamma_C(s.gC, p.gC, tile, t);
 }
 
 } // namespace kda::dev

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 
+#include "common/chunk_tile_copies.cuh"
 #include "common/mma.cuh"
 #include "common/schedule.cuh"
 #include "common/serial_copies.cuh"
@@ -72,24 +73,13 @@ template <int VT>
 __device__ __forceinline__ void load_stage(const fwd_state_params& p, const stage_ptrs& s, std::size_t tile,
                                            const stage_copies<VT>& o, int tid) {
   const std::size_t ck = tile * tile_sizes::ck;
-  const auto& w = o.wide;
-#pragma unroll
-  for (int n = 0; n < 64 / w.rows; ++n) {
-    const int gs = n * w.rows * k_dim, ss = n * w.rows * k_ld_wide;
-    cp_async_16(s.w + w.s + ss, p.w + ck + w.g + gs);
-    cp_async_16(s.qg + w.s + ss, p.qg + ck + w.g + gs);
-    cp_async_16(s.kg + w.s + ss, p.kg + ck + w.g + gs);
-  }
+  copy_wide_tiles<3>({s.w, s.qg, s.kg}, {p.w, p.qg, p.kg}, ck, o.wide);
 #pragma unroll
   for (int n = 0; n < 64 / o.u.rows; ++n) {
     cp_async_16(s.u + o.u.s + n * o.u.rows * state_smem<VT>::ldu, p.u + ck + o.u.g + n * o.u.rows * v_dim);
   }
-  const __nv_bfloat16* aqk = p.Aqk + tile * tile_sizes::cc + o.aqk.g;
-#pragma unroll
-  for (int n = 0; n < 64 / o.aqk.rows; ++n) {
-    cp_async_16(s.Aqk + o.aqk.s + n * o.aqk.rows * k_ld_aqk, aqk + n * o.aqk.rows * k_chunk);
-  }
-  if (tid < 32) cp_async_16(s.gC + tid * 4, p.gC + tile * k_dim + tid * 4);
+  copy_aqk_tile(s.Aqk, p.Aqk, tile, o.aqk);
+  copy_gamma_C(s.gC, p.gC, tile, tid);
 }
 
 template <int VT>

@@ -16,6 +16,7 @@
 #include "common/mma.cuh"
 #include "common/named_barrier.cuh"
 #include "common/schedule.cuh"
+#include "common/chunk_tile_copies.cuh"
 #include "common/serial_copies.cuh"
 #include "fwd/state_pass.cuh"
 
@@ -99,31 +100,19 @@ struct out_copies {
 __device__ __forceinline__ void load_chain(const fwd_state_params& p, const chain_stage& s, std::size_t tile,
                                            const chain_copies& o, int g) {
   const std::size_t ck = tile * tile_sizes::ck;
-#pragma unroll
-  for (int n = 0; n < 64 / o.wide.rows; ++n) {
-    const int gs = n * o.wide.rows * k_dim, ss = n * o.wide.rows * k_ld_wide;
-    cp_async_16(s.w + o.wide.s + ss, p.w + ck + o.wide.g + gs);
-    cp_async_16(s.kg + o.wide.s + ss, p.kg + ck + o.wide.g + gs);
-  }
+  copy_wide_tiles<2>({s.w, s.kg}, {p.w, p.kg}, ck, o.wide);
 #pragma unroll
   for (int n = 0; n < 64 / o.u.rows; ++n) {
     cp_async_16(s.u + o.u.s + n * o.u.rows * k_ldu, p.u + ck + o.u.g + n * o.u.rows * v_dim);
   }
-  if (g < 32) cp_async_16(s.gC + g * 4, p.gC + tile * k_dim + g * 4);
+  copy_gamma_C(s.gC, p.gC, tile, g);
 }
 
 __device__ __forceinline__ void load_out(const fwd_state_params& p, const out_stage& s, std::size_t tile,
                                          const out_copies& o) {
   const std::size_t ck = tile * tile_sizes::ck;
-#pragma unroll
-  for (int n = 0; n < 64 / o.wide.rows; ++n) {
-    cp_async_16(s.qg + o.wide.s + n * o.wide.rows * k_ld_wide, p.qg + ck + o.wide.g + n * o.wide.rows * k_dim);
-  }
-  const __nv_bfloat16* aqk = p.Aqk + tile * tile_sizes::cc + o.aqk.g;
-#pragma unroll
-  for (int n = 0; n < 64 / o.aqk.rows; ++n) {
-    cp_async_16(s.Aqk + o.aqk.s + n * o.aqk.rows * k_ld_aqk, aqk + n * o.aqk.rows * k_chunk);
-  }
+  copy_wide_tiles<1>({s.qg}, {p.qg}, ck, o.wide);
+  copy_aqk_tile(s.Aqk, p.Aqk, tile, o.aqk);
 }
 
 // acc += A h for 16 rows of A ([.][128] bf16, row stride k_ld_wide) and the 16 columns of h
