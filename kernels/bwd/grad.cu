@@ -1,12 +1,13 @@
-// Backward stages 3-5 ("grad"): one CTA of 8 warps per (chunk, head). See grad.cuh for the maths
+// Backward stages 3-5 ("grad"): one CTA of 8 or 16 warps per (chunk, head). See grad.cuh for the maths
 // and docs/backward-design.md for the derivation; symbols as there (qs = scaled q', k' = k after
 // the optional L2 norm, gamma = cumsum of g in the chunk, kgp = k' exp(gamma), kgC = k' exp(gamma_C
 // - gamma), qg = qs exp(gamma), Tm = X diag(beta)).
 //
 // Ownership: every [64][128] (token x feature) result is held as mma C fragments with one fixed
-// map, warp (M = warp & 3, ch = warp >> 2) -> rows 16 M + gid (+8), columns 64 ch + 8 nt + 2 tig
-// (+1), nt < 8. The gradients of qs, k' and gamma (dqs, dkp, dgm) accumulate in those registers
-// through all stages, so the elementwise terms never leave the thread that owns them.
+// map, warp (M = warp & 3, ch = warp >> 2) -> rows 16 M + gid (+8), columns 8 k_nt ch + 8 nt +
+// 2 tig (+1), nt < k_nt (the warp grid: grad_col_groups). The gradients of qs, k' and gamma (dqs,
+// dkp, dgm) accumulate in those registers through all stages, so the elementwise terms never leave
+// the thread that owns them.
 //
 // Exponent safety (numerics contract): exponentials are exp(gamma_i - gamma_j) with i >= j, or
 // factors exp(gamma_i - gamma_n) exp(gamma_n - gamma_j) with a reference row n of the 16-row
@@ -43,6 +44,24 @@ constexpr int k_ld = 136;  // bf16 [rows][128] tiles (conflict-free ldmatrix)
 constexpr int k_ldf = 132; // fp32 [64][128] tiles
 constexpr int k_lds = 68;  // fp32 [64][64] tiles
 
+// The warp grid: 4 row blocks of 16 tokens x CG groups of feature columns, 128 CG threads; a warp
+// owns 16 / CG 8-column fragments of each [64][128] result and 8 / CG of each [64][64] one. Its
+// shared memory allows one CTA per SM. The raw form runs 16 warps (CG = 4, at most 128 registers
+// a thread), the g form 8 (CG = 2, 255 registers): measured on the H200 (docs/perf-log.md, v9a),
+// 16 warps took 4doc's bwd_grad -11 % (raw, fused norm) and -2 % (raw), +1 % on both g forms.
+constexpr int grad_col_groups(bool raw) { return raw ? 4 : 2; }
+constexpr int grad_threads(bool raw) { return 128 * grad_col_groups(raw); }
+constexpr int k_max_col_groups = 4;
+
+// Row i's total of per-column-group partials s[group][64], groups in order (a fixed order).
+template <int CG>
+__device__ __forceinline__ float group_sum(const float* s, int i) {
+  float t = s[i];
+#pragma unroll
+  for (int g = 1; g < CG; ++g) t += s[64 * g + i];
+  return t;
+}
+
 // Shared memory, by phase (regions are reused once their contents are dead).
 struct grad_smem {
   static constexpr std::size_t q = 0;                    // bf16 [64][136] raw q
@@ -63,11 +82,13 @@ struct grad_smem {
   static constexpr std::size_t gamC = dbwy + 64 * 4; // gamma_C [128]
   static constexpr std::size_t dgc = gamC + 128 * 4; // dgamma_C [128]
   static constexpr std::size_t colpart = dgc + 128 * 4; // [4][128] kgC column sums; gate totals first
-  static constexpr std::size_t dotq = colpart + 512 * 4; // [2][64] row dots per column half
-  static constexpr std::size_t dotk = dotq + 128 * 4;
-  static constexpr std::size_t dbkk = dotk + 128 * 4;    // [2][64] dbeta, KK part
-  static constexpr std::size_t red = dbkk + 128 * 4;     // [128] dA_log tree
+  static constexpr std::size_t red = colpart + 512 * 4;  // [128] dA_log tree
   static constexpr std::size_t bytes = red + 128 * 4;
+  // Per-row partial sums, one per column group, in region X (dead once dAkk is formed):
+  static constexpr std::size_t dbkk = X;                        // [groups][64] dbeta, KK part
+  static constexpr std::size_t dotq = dbkk + k_max_col_groups * 64 * 4; // [groups][64] q'.dq' (fused l2n)
+  static constexpr std::size_t dotk = dotq + k_max_col_groups * 64 * 4; // [groups][64] k'.dk'
+  static_assert(3 * k_max_col_groups * 64 * 4 <= 64 * k_lds * 4, "row partials fit in region X");
   static_assert(64 * k_ldf * 4 <= 128 * k_ld * 2, "dw and dgamma fit in region A");
   static_assert(2 * 64 * k_lds * 4 <= 128 * k_ld * 2, "dAqk and Z fit in region B");
   static_assert(64 * k_lds * 4 <= 64 * k_ld * 2, "dTm fits in region D");
@@ -127,7 +148,9 @@ struct grad_ctx {
 };
 
 template <bool RAW, bool L2N>
-__global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_params p) {
+__global__ void __launch_bounds__(grad_threads(RAW), 1) bwd_grad_kernel(bwd_grad_params p) {
+  constexpr int k_col_groups = grad_col_groups(RAW), k_grad_threads = grad_threads(RAW);
+  constexpr int k_nt = 16 / k_col_groups, k_ntj = 8 / k_col_groups, k_warps = k_grad_threads / 32;
   using S = grad_smem;
   extern __shared__ __align__(16) unsigned char smem[];
   auto* s_q = reinterpret_cast<__nv_bfloat16*>(smem + S::q);
@@ -166,7 +189,7 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, gid = lane >> 2, tig = lane & 3;
   const std::size_t tile = static_cast<std::size_t>(blockIdx.x) * H + head;
   const auto row_of = [&](int i) { return static_cast<std::size_t>(ci.start + i) * H + head; };
-  const int M = warp & 3, ch = warp >> 2, R0 = 16 * M, C0 = 64 * ch, J0 = 32 * ch;
+  const int M = warp & 3, ch = warp >> 2, R0 = 16 * M, C0 = 8 * k_nt * ch, J0 = 8 * k_ntj * ch;
   // Owned element x (0..3) of fragment nt: row R0 + gid + 8 (x >> 1), column C0 + 8 nt + 2 tig + (x & 1).
   const auto orow = [&](int x) { return R0 + gid + 8 * (x >> 1); };
   const auto ocol = [&](int nt, int x) { return C0 + 8 * nt + 2 * tig + (x & 1); };
@@ -182,9 +205,9 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
     a[3] = to_tf32(s_X[mb * k_lds + c1]);
   };
   // A [64][64] result's owned fragments into fp32 smem of row stride k_lds.
-  const auto store_jtile = [&](float* dst, const frag_c (&f)[4]) {
+  const auto store_jtile = [&](float* dst, const frag_c (&f)[k_ntj]) {
 #pragma unroll
-    for (int nt = 0; nt < 4; ++nt) {
+    for (int nt = 0; nt < k_ntj; ++nt) {
 #pragma unroll
       for (int x = 0; x < 4; ++x) dst[orow(x) * k_lds + jcol(nt, x)] = f[nt].x[x];
     }
@@ -228,15 +251,16 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
   // split the forward state pass used. All eight 16-byte loads of a thread are issued first.
   {
     const float* src = p.v_new + tile * tile_sizes::ck;
-    float4 vv[8];
+    constexpr int per_thread = 64 * 16 / k_grad_threads;
+    float4 vv[2 * per_thread];
 #pragma unroll
-    for (int n = 0; n < 4; ++n) {
+    for (int n = 0; n < per_thread; ++n) {
       const int idx = tid + n * k_grad_threads, i = idx >> 4, seg = idx & 15;
       vv[2 * n] = *reinterpret_cast<const float4*>(src + i * v_dim + seg * 8);
       vv[2 * n + 1] = *reinterpret_cast<const float4*>(src + i * v_dim + seg * 8 + 4);
     }
 #pragma unroll
-    for (int n = 0; n < 4; ++n) {
+    for (int n = 0; n < per_thread; ++n) {
       const int idx = tid + n * k_grad_threads, i = idx >> 4, seg = idx & 15;
       const float v[8] = {vv[2 * n].x,     vv[2 * n].y,     vv[2 * n].z,     vv[2 * n].w,
                           vv[2 * n + 1].x, vv[2 * n + 1].y, vv[2 * n + 1].z, vv[2 * n + 1].w};
@@ -251,20 +275,25 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
 
   // gamma = cumsum(g), exactly as the forward intra stage forms it; slow[I]: the gamma span of
   // sub-block I exceeds k_span_limit in some column (its diagonal block goes pair by pair)
+  // (gate_prefix's thread map is 256 threads, 2 per column: the first 8 warps; the others hold
+  // no column and report no wide sub-block)
   bool slow[4];
   {
+    constexpr int gate_threads = 256;
     float gam[32];
-    gate_prefix<RAW>(p.gate_in, p.A_log, p.dt_bias, row_of(0), H, head, L, tid, gam, s_colpart);
-    bool wide[2];
-    wide_sub_blocks(gam, wide);
+    bool wide[2] = {false, false};
+    if (tid < gate_threads) {
+      gate_prefix<RAW>(p.gate_in, p.A_log, p.dt_bias, row_of(0), H, head, L, tid, gam, s_colpart);
+      wide_sub_blocks(gam, wide);
+    }
     cp_async_wait<1>();
     __syncthreads();
-    store_gamma(gam, s_colpart, s_g, k_ldf, s_gamC, tid);
+    if (tid < gate_threads) store_gamma(gam, s_colpart, s_g, k_ldf, s_gamC, tid);
     slow_sub_blocks(wide, tid, slow);
   }
   // rsqrt(x.x + eps) per row, the forward's fixed-order warp tree (same bits)
   if constexpr (L2N) {
-    for (int i = warp * 8; i < warp * 8 + 8; ++i) {
+    for (int i = warp * (64 / k_warps); i < (warp + 1) * (64 / k_warps); ++i) {
       float sq, sk;
       row_square_sums(s_q, s_k, k_ld, i, lane, sq, sk);
       if (lane == 0) {
@@ -278,14 +307,14 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
   cp_async_wait<0>();
   __syncthreads();
 
-  frag_c dqs[8] = {}, dkp[8] = {}, dgm[8] = {}; // d/dqs, d/dk', d/dgamma of the owned elements
+  frag_c dqs[k_nt] = {}, dkp[k_nt] = {}, dgm[k_nt] = {}; // d/dqs, d/dk', d/dgamma of the owned elements
 
   // ---- stage 3a: dqg = do h^T (elementwise into dqs, dgamma), dw = -dv_new h^T ----
   {
-    frag_c acc[8] = {};
+    frag_c acc[k_nt] = {};
     mma_abt_bf16(acc, s_do + R0 * k_ld, s_h + C0 * k_ld, lane);
 #pragma unroll
-    for (int nt = 0; nt < 8; ++nt) {
+    for (int nt = 0; nt < k_nt; ++nt) {
 #pragma unroll
       for (int x = 0; x < 4; ++x) {
         const int i = orow(x), d = ocol(nt, x);
@@ -295,9 +324,9 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
       }
     }
   }
-  frag_c dwf[8] = {};
+  frag_c dwf[k_nt] = {};
   mma_abt_bf16(dwf, s_dvn + R0 * k_ld, s_h + C0 * k_ld, lane);
-  {
+  if (tid < 2 * k_dim) { // the first 8 warps
     // dgamma_C, state part: d/dgamma_C of diag(exp(gamma_C)) h, = exp(gamma_C) rowsum_V(h .* dh)
     const int d = tid >> 1, hv = tid & 1;
     float s = 0.f;
@@ -307,19 +336,19 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
   }
   __syncthreads(); // h is dead: region A takes dw
 #pragma unroll
-  for (int nt = 0; nt < 8; ++nt) {
+  for (int nt = 0; nt < k_nt; ++nt) {
 #pragma unroll
     for (int x = 0; x < 4; ++x) s_dw[orow(x) * k_ldf + ocol(nt, x)] = -dwf[nt].x[x];
   }
 
   // ---- stage 3b: dkgC = v_new dh^T (elementwise), dAqk = lower(do v_new^T) ----
   {
-    frag_c acc[8] = {};
+    frag_c acc[k_nt] = {};
     mma_abt_bf16(acc, s_vn + R0 * k_ld, s_dh + C0 * k_ld, lane);    // v_new = hi + lo
     mma_abt_bf16(acc, s_vn_lo + R0 * k_ld, s_dh + C0 * k_ld, lane);
-    float csum[8][2] = {};
+    float csum[k_nt][2] = {};
 #pragma unroll
-    for (int nt = 0; nt < 8; ++nt) {
+    for (int nt = 0; nt < k_nt; ++nt) {
 #pragma unroll
       for (int x = 0; x < 4; ++x) {
         const int i = orow(x), d = ocol(nt, x);
@@ -336,7 +365,7 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
       }
     }
 #pragma unroll
-    for (int nt = 0; nt < 8; ++nt) {
+    for (int nt = 0; nt < k_nt; ++nt) {
 #pragma unroll
       for (int e = 0; e < 2; ++e) {
         float s = csum[nt][e];
@@ -347,7 +376,7 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
       }
     }
   }
-  frag_c aqk[4] = {};
+  frag_c aqk[k_ntj] = {};
   mma_abt_bf16(aqk, s_do + R0 * k_ld, s_vn + J0 * k_ld, lane);
   mma_abt_bf16(aqk, s_do + R0 * k_ld, s_vn_lo + J0 * k_ld, lane);
   __syncthreads(); // do, v_new, dh are dead: regions B, C, D free (and dAkk's, v_new's lo half)
@@ -363,7 +392,7 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
   }
   cp_async_commit();
 #pragma unroll
-  for (int nt = 0; nt < 4; ++nt) {
+  for (int nt = 0; nt < k_ntj; ++nt) {
 #pragma unroll
     for (int x = 0; x < 4; ++x) {
       const int i = orow(x), j = jcol(nt, x);
@@ -377,14 +406,14 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
 
   // ---- stage 3c: dv = diag(beta) X^T dv_new (out), dkgp = diag(beta) X^T dw (elementwise) ----
   {
-    frag_c av[8] = {}, ak[8] = {};
+    frag_c av[k_nt] = {}, ak[k_nt] = {};
     const int j0 = R0 + gid, j1 = j0 + 8;
     for (int i0 = R0; i0 < 64; i0 += 8) { // X[i][j] = 0 for i < j
       const int ia = i0 + tig, ib = ia + 4;
       std::uint32_t a[4];
       xt_frag(i0, j0, j1, a);
 #pragma unroll
-      for (int nt = 0; nt < 8; ++nt) {
+      for (int nt = 0; nt < k_nt; ++nt) {
         const int col = C0 + 8 * nt + gid;
         const std::uint32_t bv[2] = {to_tf32(bf(s_dvn, ia * k_ld + col)), to_tf32(bf(s_dvn, ib * k_ld + col))};
         const std::uint32_t bk[2] = {to_tf32(s_dw[ia * k_ldf + col]), to_tf32(s_dw[ib * k_ldf + col])};
@@ -396,7 +425,7 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
     __nv_bfloat16* const dv_row[2] = {p.dv + row_of(j0) * v_dim + C0 + 2 * tig,
                                       p.dv + row_of(j1) * v_dim + C0 + 2 * tig};
 #pragma unroll
-    for (int nt = 0; nt < 8; ++nt) {
+    for (int nt = 0; nt < k_nt; ++nt) {
 #pragma unroll
       for (int hh = 0; hh < 2; ++hh) {
         const int j = R0 + gid + 8 * hh, col = C0 + 8 * nt + 2 * tig;
@@ -420,7 +449,7 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
 
   // ---- stage 3d: dTm = dv_new v^T + dw kgp^T [64][64] ----
   {
-    frag_c at[4] = {};
+    frag_c at[k_ntj] = {};
     const __nv_bfloat16* const dvn_hilo[2] = {s_dvn + R0 * k_ld, s_dvn_lo + R0 * k_ld}; // dv_new = hi + lo
     mma_abt_bf16_sum(at, dvn_hilo, s_v + J0 * k_ld, lane);
     const int i0 = R0 + gid, i1 = i0 + 8;
@@ -429,7 +458,7 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
       const std::uint32_t a[4] = {to_tf32(s_dw[i0 * k_ldf + da]), to_tf32(s_dw[i1 * k_ldf + da]),
                                   to_tf32(s_dw[i0 * k_ldf + db]), to_tf32(s_dw[i1 * k_ldf + db])};
 #pragma unroll
-      for (int nt = 0; nt < 4; ++nt) {
+      for (int nt = 0; nt < k_ntj; ++nt) {
         const int j = J0 + 8 * nt + gid;
         const std::uint32_t b[2] = {to_tf32(c.kp(j, da) * exp_ftz(c.gam(j, da))),
                                     to_tf32(c.kp(j, db) * exp_ftz(c.gam(j, db)))};
@@ -447,14 +476,14 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
   }
   // Z = X^T dX
   {
-    frag_c az[4] = {};
+    frag_c az[k_ntj] = {};
     const int i0 = R0 + gid, i1 = i0 + 8;
     for (int m0 = R0; m0 < 64; m0 += 8) { // X[m][i] = 0 for m < i
       const int ma = m0 + tig, mb = ma + 4;
       std::uint32_t a[4];
       xt_frag(m0, i0, i1, a);
 #pragma unroll
-      for (int nt = 0; nt < 4; ++nt) {
+      for (int nt = 0; nt < k_ntj; ++nt) {
         const int j = J0 + 8 * nt + gid;
         const float bj = s_beta[j];
         const std::uint32_t b[2] = {to_tf32(s_dTm[ma * k_lds + j] * bj), to_tf32(s_dTm[mb * k_lds + j] * bj)};
@@ -466,15 +495,15 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
   __syncthreads();
   // dAkk = strictly_lower(-(Z X^T))
   {
-    frag_c aa[4] = {};
+    frag_c aa[k_ntj] = {};
     const int i0 = R0 + gid, i1 = i0 + 8;
     if (R0 + 15 > J0) { // some i > j in this warp's [16 x 32] block
-      for (int m0 = 0; m0 < J0 + 32; m0 += 8) { // X[j][m] = 0 for m > j
+      for (int m0 = 0; m0 < J0 + 8 * k_ntj; m0 += 8) { // X[j][m] = 0 for m > j
         const int ma = m0 + tig, mb = ma + 4;
         const std::uint32_t a[4] = {to_tf32(s_Z[i0 * k_lds + ma]), to_tf32(s_Z[i1 * k_lds + ma]),
                                     to_tf32(s_Z[i0 * k_lds + mb]), to_tf32(s_Z[i1 * k_lds + mb])};
 #pragma unroll
-        for (int nt = 0; nt < 4; ++nt) {
+        for (int nt = 0; nt < k_ntj; ++nt) {
           const int j = J0 + 8 * nt + gid;
           const std::uint32_t b[2] = {to_tf32(s_X[j * k_lds + ma]), to_tf32(s_X[j * k_lds + mb])};
           mma_tf32_1688(aa[nt], a, b);
@@ -482,7 +511,7 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
       }
     }
 #pragma unroll
-    for (int nt = 0; nt < 4; ++nt) {
+    for (int nt = 0; nt < k_ntj; ++nt) {
 #pragma unroll
       for (int x = 0; x < 4; ++x) {
         const int i = orow(x), j = jcol(nt, x);
@@ -497,7 +526,7 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
   // dqs += Rq, dgamma += qs Rq + beta k' Rk, dk' += beta Rk, dbeta (KK part) += sum_d k' Rk.
   // (dP of KK is diag(beta) dAkk; dbeta's KK term is sum_j dAkk_ij KK_ij = k'_i . Rk_i.)
   {
-    frag_c rq[8] = {}, rk[8] = {};
+    frag_c rq[k_nt] = {}, rk[k_nt] = {};
     // Reference row n = R0: exp(gamma_i - gamma_n) <= 1 and, for j < n, exp(gamma_n - gamma_j) <= 1.
     // The diagonal block (j >= n) joins the tensor-core sum when its span is <= k_span_limit
     // (exp(gamma_n - gamma_j) <= exp(64)); dAqk is masked to j < i there: the Aqk diagonal is
@@ -513,7 +542,7 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
       const std::uint32_t ak[4] = {to_tf32(s_dAkk[i0 * k_lds + ja]), to_tf32(s_dAkk[i1 * k_lds + ja]),
                                    to_tf32(s_dAkk[i0 * k_lds + jc]), to_tf32(s_dAkk[i1 * k_lds + jc])};
 #pragma unroll
-      for (int nt = 0; nt < 8; ++nt) {
+      for (int nt = 0; nt < k_nt; ++nt) {
         const int d = C0 + 8 * nt + gid;
         const float gn = c.gam(n, d);
         // The gated operand as TF32 hi + lo (dP stays TF32): rounded once, its row-side and
@@ -529,7 +558,7 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
       }
     }
 #pragma unroll
-    for (int nt = 0; nt < 8; ++nt) {
+    for (int nt = 0; nt < k_nt; ++nt) {
 #pragma unroll
       for (int x = 0; x < 4; ++x) {
         const float left = exp_ftz(c.gam(orow(x), ocol(nt, x)) - c.gam(n, ocol(nt, x)));
@@ -545,7 +574,7 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
       const float aq[2] = {s_dAqk[i0 * k_lds + j], s_dAqk[i1 * k_lds + j]};
       const float ak[2] = {s_dAkk[i0 * k_lds + j], s_dAkk[i1 * k_lds + j]};
 #pragma unroll
-      for (int nt = 0; nt < 8; ++nt) {
+      for (int nt = 0; nt < k_nt; ++nt) {
 #pragma unroll
         for (int x = 0; x < 4; ++x) {
           const int hh = x >> 1, d = ocol(nt, x);
@@ -559,7 +588,7 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
     }
     float dbk[2] = {0.f, 0.f};
 #pragma unroll
-    for (int nt = 0; nt < 8; ++nt) {
+    for (int nt = 0; nt < k_nt; ++nt) {
 #pragma unroll
       for (int x = 0; x < 4; ++x) {
         const int i = orow(x), d = ocol(nt, x);
@@ -598,7 +627,7 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
   // ---- stage 4, column side: for rows j of block M, sums over i > j ----
   //   Cj = sum_i [dAqk_ij qs_i + beta_i dAkk_ij k'_i] exp(gamma_i - gamma_j);  dk' += C, dgamma -= k' C
   {
-    frag_c cc[8] = {};
+    frag_c cc[k_nt] = {};
     // Reference row m = R0 + 15: for i > m, exp(gamma_i - gamma_m) <= 1; exp(gamma_m - gamma_j) <= 1.
     // The diagonal block (i <= m) joins when its span is <= k_span_limit, dAqk masked to i > j.
     const int m = R0 + 15;
@@ -613,7 +642,7 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
       const std::uint32_t ak[4] = {to_tf32(ba * s_dAkk[ia * k_lds + j0]), to_tf32(ba * s_dAkk[ia * k_lds + j1]),
                                    to_tf32(bc * s_dAkk[ic * k_lds + j0]), to_tf32(bc * s_dAkk[ic * k_lds + j1])};
 #pragma unroll
-      for (int nt = 0; nt < 8; ++nt) {
+      for (int nt = 0; nt < k_nt; ++nt) {
         const int d = C0 + 8 * nt + gid;
         const float gm = c.gam(m, d);
         const float ea = exp_ftz(c.gam(ia, d) - gm), ec = exp_ftz(c.gam(ic, d) - gm);
@@ -629,7 +658,7 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
       }
     }
 #pragma unroll
-    for (int nt = 0; nt < 8; ++nt) {
+    for (int nt = 0; nt < k_nt; ++nt) {
 #pragma unroll
       for (int x = 0; x < 4; ++x) {
         const int d = ocol(nt, x);
@@ -644,7 +673,7 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
       const float aq[2] = {s_dAqk[i * k_lds + j0], s_dAqk[i * k_lds + j1]};
       const float ak[2] = {bi * s_dAkk[i * k_lds + j0], bi * s_dAkk[i * k_lds + j1]};
 #pragma unroll
-      for (int nt = 0; nt < 8; ++nt) {
+      for (int nt = 0; nt < k_nt; ++nt) {
 #pragma unroll
         for (int x = 0; x < 4; ++x) {
           const int hh = x >> 1, d = ocol(nt, x);
@@ -657,7 +686,7 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
       }
     }
 #pragma unroll
-    for (int nt = 0; nt < 8; ++nt) {
+    for (int nt = 0; nt < k_nt; ++nt) {
 #pragma unroll
       for (int x = 0; x < 4; ++x) {
         const int j = orow(x), d = ocol(nt, x);
@@ -672,9 +701,9 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
   // formed once here and kept in registers (dgamma's are free once it is in smem) for the outputs
   // below, which used to read and multiply them again (the same values: the same bits).
   float dotq[2] = {0.f, 0.f}, dotk[2] = {0.f, 0.f};
-  float qn[8][4], kn[8][4];
+  float qn[k_nt][4], kn[k_nt][4];
 #pragma unroll
-  for (int nt = 0; nt < 8; ++nt) {
+  for (int nt = 0; nt < k_nt; ++nt) {
 #pragma unroll
     for (int x = 0; x < 4; ++x) {
       const int i = orow(x), d = ocol(nt, x);
@@ -715,12 +744,12 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
     }
     cp_async_commit();
   }
-  if (tid < L) p.dbeta[row_of(tid)] = __float2bfloat16_rn(s_dbwy[tid] + (s_dbkk[tid] + s_dbkk[64 + tid]));
+  if (tid < L) p.dbeta[row_of(tid)] = __float2bfloat16_rn(s_dbwy[tid] + group_sum<k_col_groups>(s_dbkk, tid));
   // dq = scale dqs (then the L2-norm backward r (dx' - x' (x' . dx'))), dk likewise
   const std::size_t own_row[2] = {row_of(R0 + gid) * k_dim + C0 + 2 * tig,
                                   row_of(R0 + gid + 8) * k_dim + C0 + 2 * tig};
 #pragma unroll
-  for (int nt = 0; nt < 8; ++nt) {
+  for (int nt = 0; nt < k_nt; ++nt) {
 #pragma unroll
     for (int hh = 0; hh < 2; ++hh) {
       const int i = R0 + gid + 8 * hh;
@@ -731,7 +760,7 @@ __global__ void __launch_bounds__(k_grad_threads, 1) bwd_grad_kernel(bwd_grad_pa
         const int x = 2 * hh + e;
         if constexpr (L2N) {
           const float rqn = s_rqn[i], rk = s_rk[i];
-          const float tq = s_dotq[i] + s_dotq[64 + i], tk = s_dotk[i] + s_dotk[64 + i];
+          const float tq = group_sum<k_col_groups>(s_dotq, i), tk = group_sum<k_col_groups>(s_dotk, i);
           oq[e] = rqn * (dqs[nt].x[x] - qn[nt][x] * tq); // dqs holds dq' here
           ok[e] = rk * (dkp[nt].x[x] - kn[nt][x] * tk);
         } else {
@@ -833,7 +862,7 @@ cudaError_t launch_instance(const bwd_grad_params& p, int num_chunks, cudaStream
   static const cudaError_t attr = cudaFuncSetAttribute(
       bwd_grad_kernel<RAW, L2N>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(grad_smem::bytes));
   if (attr != cudaSuccess) return attr;
-  bwd_grad_kernel<RAW, L2N><<<dim3(num_chunks, p.heads), k_grad_threads, grad_smem::bytes, stream>>>(p);
+  bwd_grad_kernel<RAW, L2N><<<dim3(num_chunks, p.heads), grad_threads(RAW), grad_smem::bytes, stream>>>(p);
   return cudaGetLastError();
 }
 

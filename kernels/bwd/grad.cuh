@@ -42,8 +42,6 @@ struct bwd_grad_params {
   float* ddt_part; // [tile][128] (raw form)
 };
 
-constexpr int k_grad_threads = 256;
-
 cudaError_t launch_bwd_grad(const bwd_grad_params& p, int num_chunks, bool raw_gate, bool l2n_fused,
                             cudaStream_t stream);
 
