@@ -248,7 +248,14 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1) bwd_grad_kernel(bwd_grad
   }
   cp_async_commit();
   // v_new, FP32 in the saved set, into smem as hi = bf16(v_new) and lo = bf16(v_new - hi), the
-  // split the forward state pass used. All eight 16-byte loads of a thread are issued first.
+  // split the forward state pass used; gamma = cumsum(g), exactly as the forward intra stage forms
+  // it. The 16-byte loads of v_new, the gate's column loads and beta are all issued before any of
+  // them is used: one memory latency for the three, not three in a row (v9b: the split waited for
+  // v_new, then the gate loads only started).
+  // (gate_load's thread map is 256 threads, 2 per column: the first 8 warps; the others hold no
+  // column and report no wide sub-block.)
+  constexpr int gate_threads = 256;
+  float gam[32];
   {
     const float* src = p.v_new + tile * tile_sizes::ck;
     constexpr int per_thread = 64 * 16 / k_grad_threads;
@@ -259,6 +266,8 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1) bwd_grad_kernel(bwd_grad
       vv[2 * n] = *reinterpret_cast<const float4*>(src + i * v_dim + seg * 8);
       vv[2 * n + 1] = *reinterpret_cast<const float4*>(src + i * v_dim + seg * 8 + 4);
     }
+    if (tid < gate_threads) gate_load(p.gate_in, row_of(0), H, L, tid, gam);
+    if (tid < k_chunk) s_beta[tid] = tid < L ? __bfloat162float(p.beta[row_of(tid)]) : 0.f;
 #pragma unroll
     for (int n = 0; n < per_thread; ++n) {
       const int idx = tid + n * k_grad_threads, i = idx >> 4, seg = idx & 15;
@@ -271,19 +280,13 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1) bwd_grad_kernel(bwd_grad
       *reinterpret_cast<uint4*>(s_vn_lo + i * k_ld + seg * 8) = make_uint4(lo[0], lo[1], lo[2], lo[3]);
     }
   }
-  if (tid < k_chunk) s_beta[tid] = tid < L ? __bfloat162float(p.beta[row_of(tid)]) : 0.f;
-
-  // gamma = cumsum(g), exactly as the forward intra stage forms it; slow[I]: the gamma span of
-  // sub-block I exceeds k_span_limit in some column (its diagonal block goes pair by pair)
-  // (gate_prefix's thread map is 256 threads, 2 per column: the first 8 warps; the others hold
-  // no column and report no wide sub-block)
+  // slow[I]: the gamma span of sub-block I exceeds k_span_limit in some column (its diagonal
+  // block goes pair by pair)
   bool slow[4];
   {
-    constexpr int gate_threads = 256;
-    float gam[32];
     bool wide[2] = {false, false};
     if (tid < gate_threads) {
-      gate_prefix<RAW>(p.gate_in, p.A_log, p.dt_bias, row_of(0), H, head, L, tid, gam, s_colpart);
+      gate_scan<RAW>(gate_consts_of<RAW>(p.A_log, p.dt_bias, head, tid), L, tid, gam, s_colpart);
       wide_sub_blocks(gam, wide);
     }
     cp_async_wait<1>();
@@ -745,9 +748,21 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1) bwd_grad_kernel(bwd_grad
     cp_async_commit();
   }
   if (tid < L) p.dbeta[row_of(tid)] = __float2bfloat16_rn(s_dbwy[tid] + group_sum<k_col_groups>(s_dbkk, tid));
-  // dq = scale dqs (then the L2-norm backward r (dx' - x' (x' . dx'))), dk likewise
-  const std::size_t own_row[2] = {row_of(R0 + gid) * k_dim + C0 + 2 * tig,
-                                  row_of(R0 + gid + 8) * k_dim + C0 + 2 * tig};
+  // dq = scale dqs (then the L2-norm backward r (dx' - x' (x' . dx'))), dk likewise, as bf16
+  // tiles in smem (regions E and dAkk are dead), written out as whole 16-byte row pieces after
+  // the next barrier (v9b: 4-byte stores straight from the fragments stalled on their source
+  // registers, and every store touched 8 rows).
+  auto* s_dqo = reinterpret_cast<__nv_bfloat16*>(smem + S::E);
+  auto* s_dko = reinterpret_cast<__nv_bfloat16*>(smem + S::dAkk);
+  const auto store_dq_dk = [&]() {
+#pragma unroll 1
+    for (int idx = tid; idx < L * 16; idx += k_grad_threads) {
+      const int i = idx >> 4, seg = idx & 15;
+      const std::size_t off = row_of(i) * k_dim + seg * 8;
+      *reinterpret_cast<uint4*>(p.dq + off) = *reinterpret_cast<const uint4*>(s_dqo + i * k_ld + seg * 8);
+      *reinterpret_cast<uint4*>(p.dk + off) = *reinterpret_cast<const uint4*>(s_dko + i * k_ld + seg * 8);
+    }
+  };
 #pragma unroll
   for (int nt = 0; nt < k_nt; ++nt) {
 #pragma unroll
@@ -768,14 +783,17 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1) bwd_grad_kernel(bwd_grad
           ok[e] = dkp[nt].x[x];
         }
       }
-      *reinterpret_cast<std::uint32_t*>(p.dq + own_row[hh] + 8 * nt) = pack_bf16(oq[0], oq[1]);
-      *reinterpret_cast<std::uint32_t*>(p.dk + own_row[hh] + 8 * nt) = pack_bf16(ok[0], ok[1]);
+      const int col = C0 + 8 * nt + 2 * tig;
+      *reinterpret_cast<std::uint32_t*>(s_dqo + i * k_ld + col) = pack_bf16(oq[0], oq[1]);
+      *reinterpret_cast<std::uint32_t*>(s_dko + i * k_ld + col) = pack_bf16(ok[0], ok[1]);
     }
   }
   // dg_s = sum_{i >= s} dgamma_i, with dgamma_C folded into row len - 1 (gamma_C is its gamma);
   // raw form: dx = dg (-exp(A_log)) sigmoid(x + dt_bias), dA_log += dg g, dt_bias += dx.
   if constexpr (!RAW) {
-    // g form: dg is the suffix sum itself, one serial column per thread of 4 warps.
+    // g form: dg is the suffix sum itself, one serial column per thread of 4 warps; dq and dk go
+    // out from the other warps meanwhile (the copy loop's share of warps 0-3 comes after dg).
+    __syncthreads(); // dq, dk tiles complete
     if (tid < k_dim && L > 0) {
       const int d = tid;
       float acc = s_dgc[d];
@@ -786,6 +804,7 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1) bwd_grad_kernel(bwd_grad
         *dst = acc;
       }
     }
+    store_dq_dk();
   } else {
     // Raw form, in three steps so that only additions stay serial (bwd v3: the whole raw
     // arithmetic in one 64-row loop on 4 warps, the other 4 waiting, was 15 % of the kernel's
@@ -803,10 +822,11 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1) bwd_grad_kernel(bwd_grad
       }
     }
     cp_async_wait<0>(); // x is in region B
-    __syncthreads();
+    __syncthreads();    // and the dq, dk tiles are complete
+    store_dq_dk();
     auto* s_dx = reinterpret_cast<float*>(smem + S::C); // dx [64][132] over regions C and D
     {
-      const int d4 = (tid & 31) * 4; // fixed for the thread: 256 threads = 8 rows of 32 column quads
+      const int d4 = (tid & 31) * 4; // fixed for the thread: a warp per row, 32 column quads
       const float neg_A = -expf(p.A_log[head]);
       const float* b = p.dt_bias + head * k_dim + d4; // scalar reads: the API asks no 16-byte alignment
       const float4 bias = make_float4(b[0], b[1], b[2], b[3]);

@@ -24,37 +24,61 @@ __device__ __forceinline__ float log_gate(float in, float neg_A, float bias) {
   return RAW ? neg_A * softplus_f(in + bias) : in;
 }
 
-// Thread (d = tid & 127, half = tid >> 7) of a 256-thread CTA reads column d of rows
-// [32 half, 32 half + 32) of the chunk's gate (rows >= len count as g = 0) and leaves in gam[r]
-// the prefix sum of g over rows [32 half, 32 half + r]. The first half's column total goes to
-// s_tot[d]; the caller adds it to the second half after a barrier.
-// row_base: index of the chunk's first token row times H plus the head, in elements of [T*H].
-template <bool RAW>
-__device__ __forceinline__ void gate_prefix(const float* gate_in, const float* A_log, const float* dt_bias,
-                                            std::size_t first_row, int heads, int head, int len, int tid,
-                                            float (&gam)[32], float* s_tot) {
+// Thread (d = tid & 127, half = tid >> 7) of a 256-thread CTA owns column d of rows
+// [32 half, 32 half + 32) of the chunk's gate. gate_load reads them into in[r] (rows >= len count
+// as 0); gate_scan turns them into gamma: in[r] becomes the prefix sum of g over rows
+// [32 half, 32 half + r], the first half's column total goes to s_tot[d] and the caller adds it
+// to the second half after a barrier. Two steps so that a caller can put other loads in flight
+// between them; gate_prefix is both.
+// first_row: index of the chunk's first token row times H plus the head, in elements of [T*H].
+__device__ __forceinline__ void gate_load(const float* gate_in, std::size_t first_row, int heads, int len, int tid,
+                                          float (&in)[32]) {
   constexpr int k = 128;
   const int d = tid & 127, half = tid >> 7;
-  float neg_A = 0.f, bias = 0.f;
-  if constexpr (RAW) {
-    neg_A = -expf(A_log[head]);
-    bias = dt_bias[head * k + d];
-  }
   // All 32 loads first, then the arithmetic: a load -> softplus -> add chain per row would
   // serialise the memory latency (fwd v2 profile: half the raw-form stall samples). One pointer
   // stepped by the row stride: a 64-bit index product per row was 20 instructions a load.
   const std::size_t stride = static_cast<std::size_t>(heads) * k;
   const float* src = gate_in + (first_row + static_cast<std::size_t>(32 * half) * heads) * k + d;
 #pragma unroll
-  for (int r = 0; r < 32; ++r, src += stride) gam[r] = 32 * half + r < len ? *src : 0.f;
+  for (int r = 0; r < 32; ++r, src += stride) in[r] = 32 * half + r < len ? *src : 0.f;
+}
+
+// The raw form's per-column constants -exp(A_log) and dt_bias of the thread's column (unused, 0,
+// for the g form).
+struct gate_consts {
+  float neg_A = 0.f, bias = 0.f;
+};
+template <bool RAW>
+__device__ __forceinline__ gate_consts gate_consts_of(const float* A_log, const float* dt_bias, int head, int tid) {
+  gate_consts c;
+  if constexpr (RAW) {
+    c.neg_A = -expf(A_log[head]);
+    c.bias = dt_bias[head * 128 + (tid & 127)];
+  }
+  return c;
+}
+
+template <bool RAW>
+__device__ __forceinline__ void gate_scan(gate_consts c, int len, int tid, float (&gam)[32], float* s_tot) {
+  const int d = tid & 127, half = tid >> 7;
   float acc = 0.f;
 #pragma unroll
   for (int r = 0; r < 32; ++r) {
-    const float g = log_gate<RAW>(gam[r], neg_A, bias); // rows >= len hold 0: finite, not used
+    const float g = log_gate<RAW>(gam[r], c.neg_A, c.bias); // rows >= len hold 0: finite, not used
     acc += 32 * half + r < len ? g : 0.f;
     gam[r] = acc;
   }
   if (half == 0) s_tot[d] = acc;
+}
+
+template <bool RAW>
+__device__ __forceinline__ void gate_prefix(const float* gate_in, const float* A_log, const float* dt_bias,
+                                            std::size_t first_row, int heads, int head, int len, int tid,
+                                            float (&gam)[32], float* s_tot) {
+  const gate_consts c = gate_consts_of<RAW>(A_log, dt_bias, head, tid);
+  gate_load(gate_in, first_row, heads, len, tid, gam);
+  gate_scan<RAW>(c, len, tid, gam, s_tot);
 }
 
 // After gate_prefix and a barrier: gamma of the whole chunk into s_g (row stride ld), adding the
