@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <map>
+#include <set>
 #include <tuple>
 
 #include <fmt/format.h>
@@ -21,7 +22,37 @@ std::string describe(const accuracy_entry& e) {
   return fmt::format("{} {} ({} decay)", e.row, e.tensor, to_string(e.decay));
 }
 
-void check_timing(const results_doc& baseline, const results_doc& latest,
+// Row keys with any entry in the document.
+std::set<std::string> rows_of(const results_doc& d) {
+  std::set<std::string> rows;
+  for (const auto& t : d.timing) rows.insert(t.row);
+  for (const auto& a : d.accuracy) rows.insert(a.row);
+  for (const auto& r : d.determinism) rows.insert(r.row);
+  return rows;
+}
+
+// Baseline rows the new run left out entirely (kda-bench nightly --rows): one note each, with
+// its entry counts, instead of one per timing and check (a 32-key baseline has hundreds).
+void note_rows_not_run(const results_doc& baseline, const std::set<std::string>& run,
+                       regression_report& out) {
+  std::map<std::string, std::pair<int, int>> counts; // row -> (timings, checks)
+  for (const auto& t : baseline.timing) {
+    if (!t.stage && !run.count(t.row)) ++counts[t.row].first;
+  }
+  for (const auto& a : baseline.accuracy) {
+    if (!run.count(a.row)) ++counts[a.row].second;
+  }
+  for (const auto& r : baseline.determinism) {
+    if (!run.count(r.row)) counts[r.row];
+  }
+  for (const auto& [row, n] : counts) {
+    const auto plural = [](int k) { return k == 1 ? "" : "s"; };
+    out.notes.push_back(fmt::format("{}: in the baseline ({} timing{}, {} check{}), not run now", row,
+                                    n.first, plural(n.first), n.second, plural(n.second)));
+  }
+}
+
+void check_timing(const results_doc& baseline, const results_doc& latest, const std::set<std::string>& run,
                   const regression_rule& rule, regression_report& out) {
   std::map<timing_key, const timing_entry*> base;
   for (const auto& t : baseline.timing) base.emplace(key_of(t), &t);
@@ -47,13 +78,13 @@ void check_timing(const results_doc& baseline, const results_doc& latest,
     }
   }
   for (const auto& t : baseline.timing) {
-    if (!t.stage && !seen.count(key_of(t))) {
+    if (!t.stage && run.count(t.row) && !seen.count(key_of(t))) {
       out.notes.push_back(fmt::format("{} {}: in the baseline, not timed now", t.row, op_label(t)));
     }
   }
 }
 
-void check_accuracy(const results_doc& baseline, const results_doc& latest,
+void check_accuracy(const results_doc& baseline, const results_doc& latest, const std::set<std::string>& run,
                     const regression_rule& rule, regression_report& out) {
   std::map<accuracy_key, const accuracy_entry*> base;
   for (const auto& a : baseline.accuracy) base.emplace(key_of(a), &a);
@@ -86,7 +117,7 @@ void check_accuracy(const results_doc& baseline, const results_doc& latest,
     if (!b) out.notes.push_back(fmt::format("{}: no baseline accuracy", describe(a)));
   }
   for (const auto& a : baseline.accuracy) {
-    if (!seen.count(key_of(a))) {
+    if (run.count(a.row) && !seen.count(key_of(a))) {
       out.notes.push_back(fmt::format("{}: in the baseline, not checked now", describe(a)));
     }
   }
@@ -120,8 +151,10 @@ std::string_view to_string(regression_kind k) {
 regression_report find_regressions(const results_doc& baseline, const results_doc& latest,
                                    const regression_rule& rule) {
   regression_report out;
-  check_timing(baseline, latest, rule, out);
-  check_accuracy(baseline, latest, rule, out);
+  const std::set<std::string> run = rows_of(latest);
+  check_timing(baseline, latest, run, rule, out);
+  check_accuracy(baseline, latest, run, rule, out);
+  note_rows_not_run(baseline, run, out);
   check_determinism(latest, out);
   return out;
 }

@@ -28,7 +28,7 @@ struct regression_finding {
 
 struct regression_report {
   std::vector<regression_finding> failures;
-  std::vector<std::string> notes; // not failures: entries on one side only
+  std::vector<std::string> notes; // not failures: entries on one side only (one per left-out row)
   bool failed() const { return !failures.empty(); }
 };
 

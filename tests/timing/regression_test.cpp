@@ -125,6 +125,18 @@ TEST(regression, entries_on_one_side_only_are_notes) {
   EXPECT_EQ(r.notes[2], "m2:g:off:saved o (fast decay): in the baseline, not checked now");
 }
 
+TEST(regression, a_baseline_row_left_out_is_one_note) {
+  // kda-bench nightly --rows m2:g:off:saved on a baseline that also holds 4doc:raw:off:saved.
+  results_doc now = baseline_doc();
+  now.timing.erase(now.timing.begin() + 3);
+  now.accuracy.erase(now.accuracy.begin() + 2);
+  now.determinism.erase(now.determinism.begin() + 1);
+  const regression_report r = find_regressions(baseline_doc(), now);
+  EXPECT_FALSE(r.failed());
+  ASSERT_EQ(r.notes.size(), 1u);
+  EXPECT_EQ(r.notes[0], "4doc:raw:off:saved: in the baseline (1 timing, 1 check), not run now");
+}
+
 TEST(regression, failures_keep_the_order_of_the_new_document) {
   results_doc now = baseline_doc();
   now.timing[0] = kda::test::timed("m2:g:off:saved", op_kind::fwd, 0.650 * 1.2);
