@@ -10,15 +10,17 @@
 //     the rest in bf16; "dstate" in a set raises dh and dv_new (bwd_dh's operands and outputs);
 //     "pairs" runs stage 4's sub-block products on TF32 operands as bwd_grad does ("pairs-dP",
 //     "pairs-ab": only dP, only the a/b side rounded); "grad-dv_new": bwd_grad reads dv_new at TF32
-//     precision while bwd_dh's own product keeps its bf16 operand; a
+//     precision while bwd_dh's own product keeps its bf16 operand; "bwd-w", "bwd-qg", "bwd-kgC",
+//     "bwd-Aqk": bwd_dh reads that intra tile at TF32 precision, the forward keeping bf16; a
 //     set ending in "/bwd-bf16" has the gradient stages read h and v_new in bf16 (a saved set kept
 //     narrow while the forward's products are raised).
-//   rounding_analysis row=SCENARIO [seed] [raise=...]
+//   rounding_analysis row=SCENARIO [seed] [raise=...] [gate=g|raw] [l2n=off|fused]
 //     The same variants on a harness row's own inputs (the counter-based generator, every
-//     (sequence, head) pair of the scenario, raw gate, l2n off, both decays; seed default 1, the
-//     harness's): rel-L2 per tensor over the row as `kda-bench --check` prints it, dA_log as the
-//     [H] vector summed over sequences, and its error over sum |dg g|. Compares the emulation
-//     with a GPU check of the same row and seed.
+//     (sequence, head) pair of the scenario, both decays; seed default 1, the harness's; gate
+//     default raw, l2n default off): rel-L2 per tensor over the row as `kda-bench --check` prints
+//     it; raw gate: dA_log as the [H] vector summed over sequences, and its error over sum |dg g|.
+//     Compares the emulation with a GPU check of the same row and seed (a GPU test's inputs:
+//     the test's scenario name and seed, e.g. row=m2 7 for bwd_vs_reference.m2_all_heads).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -52,28 +54,31 @@ struct variant {
   chunked_options opt;
 };
 
-// Row mode: every (sequence, head) pair of one scenario, the gradients of the raw gate form.
-void run_row(const std::string& scenario_name, std::uint64_t seed, const std::vector<variant>& variants) {
+// Row mode: every (sequence, head) pair of one scenario.
+void run_row(const std::string& scenario_name, std::uint64_t seed, gate_form gate, kda::l2n_mode l2n,
+             const std::vector<variant>& variants) {
   kda::scenario_catalog catalog;
   catalog.add_directory(kda::default_scenario_dir());
   const kda::scenario* scen = catalog.find(scenario_name);
   if (!scen) throw std::runtime_error("rounding_analysis: no scenario '" + scenario_name + "'");
   const kda::problem_dims d = kda::dims_of(*scen);
-  std::printf("row %s (%d sequences, %d heads), seed %llu, raw gate, l2n off; rel-L2 vs the FP64 recurrence\n",
-              scenario_name.c_str(), d.sequences(), d.heads, static_cast<unsigned long long>(seed));
+  const bool raw = gate == gate_form::raw;
+  std::printf("row %s (%d sequences, %d heads), seed %llu, %s gate, l2n %s; rel-L2 vs the FP64 recurrence\n",
+              scenario_name.c_str(), d.sequences(), d.heads, static_cast<unsigned long long>(seed), raw ? "raw" : "g",
+              l2n == kda::l2n_mode::fused ? "fused" : "off");
   for (const auto decay : {decay_regime::normal, decay_regime::fast}) {
-    const kda::input_spec spec{scenario_name, seed, decay, kda::l2n_mode::off};
+    const kda::input_spec spec{scenario_name, seed, decay, l2n};
     std::vector<head_problem> problems;
     std::vector<head_results> refs;
     for (int h = 0; h < d.heads; ++h) {
       for (int s = 0; s < d.sequences(); ++s) {
-        problems.push_back(kda::ref::generate_head_problem(d, gate_form::raw, spec, s, h));
+        problems.push_back(kda::ref::generate_head_problem(d, gate, spec, s, h));
         refs.push_back(forward_backward(problems.back()));
       }
     }
     std::printf("\n%s decay\n%-34s %10s %10s %10s %10s %10s %10s %10s %12s\n",
                 decay == decay_regime::normal ? "normal" : "fast", "raised", "o", "dq", "dk", "dv", "dbeta",
-                "dx", "dA_log", "err/sum|dgg|");
+                raw ? "dx" : "dg", "dA_log", "err/sum|dgg|");
     for (const variant& v : variants) {
       // sums of squares of error and reference per tensor (o, dq, dk, dv, dbeta, dx), over the row
       double err[6] = {}, nrm[6] = {};
@@ -102,8 +107,12 @@ void run_row(const std::string& scenario_name, std::uint64_t seed, const std::ve
       }
       std::printf("%-34s", v.name.c_str());
       for (int t = 0; t < 6; ++t) std::printf(" %10.3e", std::sqrt(err[t] / nrm[t]));
-      std::printf(" %10.3e %12.2e   ddt_bias %9.3e\n", rel_l2(dA, dA_ref), (dA - dA_ref).norm() / abs_terms.norm(),
-                  rel_l2(dd, dd_ref));
+      if (raw) {
+        std::printf(" %10.3e %12.2e   ddt_bias %9.3e\n", rel_l2(dA, dA_ref), (dA - dA_ref).norm() / abs_terms.norm(),
+                    rel_l2(dd, dd_ref));
+      } else {
+        std::printf(" %10s %12s\n", "-", "-");
+      }
     }
   }
 }
@@ -189,6 +198,7 @@ int main(int argc, char** argv) {
       if (has("pairs-ab")) v.opt.tf32_pair_products = pr::ab_only;
       for (const auto& t : tensors) {
         if (has(t.name)) v.opt.only.*(t.member) = st::tf32;
+        if (has(std::string("bwd-") + t.name)) v.opt.bwd_only.*(t.member) = st::tf32;
       }
       variants.push_back(v);
       a = b + 1;
@@ -196,7 +206,21 @@ int main(int argc, char** argv) {
   }
 
   if (row_mode) {
-    run_row(argv[1] + 4, argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 1, variants);
+    gate_form gate = gate_form::raw;
+    kda::l2n_mode l2n = kda::l2n_mode::off;
+    for (int i = 3; i < argc; ++i) {
+      const std::string_view a = argv[i];
+      if (a == "per-tensor" || a.starts_with("raise=")) continue; // the variants, read above
+      if (a == "gate=g" || a == "gate=raw") {
+        gate = a == "gate=g" ? gate_form::g : gate_form::raw;
+      } else if (a == "l2n=off" || a == "l2n=fused") {
+        l2n = a == "l2n=fused" ? kda::l2n_mode::fused : kda::l2n_mode::off;
+      } else {
+        std::fprintf(stderr, "rounding_analysis: unknown row option '%s' (gate=g|raw, l2n=off|fused)\n", argv[i]);
+        return 2;
+      }
+    }
+    run_row(argv[1] + 4, argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 1, gate, l2n, variants);
     return 0;
   }
   std::printf("T = %d, K = V = 128, %d seeds; rel-L2 vs the FP64 recurrence (root mean square over seeds)\n"

@@ -89,6 +89,9 @@ struct chunked_options {
     std::optional<storage> w, u, qg, kgC, Aqk, h, v_new, dh, dv_new;
   };
   per_tensor only;
+  // Overrides for the reverse state pass's reads of the intra tiles (w, qg, kgC, Aqk) alone, the
+  // forward keeping its own: what a wider copy for bwd_dh (e.g. a bf16 hi + lo pair) would buy.
+  per_tensor bwd_only;
   // dv_new as the gradient stages (bwd_grad) read it, when it differs from bwd_dh's own operand
   // (the storage above): what a wider dv_new copy for bwd_grad alone would buy.
   std::optional<storage> grad_dv_new;

@@ -568,6 +568,10 @@ head_results run_chunked(const head_problem& p, const chunked_options& options,
   chunked_options bwd_reads;
   bwd_reads.intra_tiles = options.bwd_intra_tiles.value_or(options.intra_tiles);
   if (!options.bwd_intra_tiles) bwd_reads.only = options.only; // per-tensor overrides follow the forward's
+  for (auto member : {&chunked_options::per_tensor::w, &chunked_options::per_tensor::qg,
+                      &chunked_options::per_tensor::kgC, &chunked_options::per_tensor::Aqk}) {
+    if (options.bwd_only.*member) bwd_reads.only.*member = options.bwd_only.*member;
+  }
   reverse_pass rev = reverse_state_pass(chunks, as_state_pass_reads(intra, bwd_reads), final_state_gradient(p),
                                         options);
   // h and v_new as the gradient stages read them.
