@@ -368,6 +368,23 @@ TEST_P(reference_chunked_stages, kgC_last_row_pair_cancels) {
   });
 }
 
+// The analysis options (bench/rounding_analysis): a tile raised for the reverse state pass alone
+// (bwd_only) leaves the forward as it was, bit for bit, and moves the gradients that pass feeds.
+TEST_P(reference_chunked_stages, bwd_only_storage_leaves_the_forward) {
+  const head_problem p = testing::random_head_problem(GetParam());
+  if (p.q.rows() <= 64) GTEST_SKIP() << "one chunk: the reverse pass's qg^T do reaches no token's gradient";
+  chunked_options narrow;
+  narrow.intra_tiles = chunked_options::storage::bf16;
+  chunked_options raised = narrow;
+  raised.bwd_only.qg = chunked_options::storage::tf32;
+  const head_results a = trace_chunked(p, narrow).results, b = trace_chunked(p, raised).results;
+  EXPECT_EQ(a.outputs.o, b.outputs.o);
+  EXPECT_EQ(a.outputs.S_final, b.outputs.S_final);
+  EXPECT_EQ(a.gradients.dq, b.gradients.dq) << "dq does not depend on the reverse pass's qg";
+  EXPECT_GT((a.gradients.dk - b.gradients.dk).norm(), 0.0);
+  EXPECT_GT((a.gradients.dgate - b.gradients.dgate).norm(), 0.0);
+}
+
 std::vector<random_case> stage_cases() {
   return {
       {gate_form::g, l2n_mode::off, decay_regime::normal, false, 1, 8, 6, 701},
