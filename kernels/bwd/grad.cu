@@ -1,7 +1,7 @@
-// Backward stages 3-5 ("grad"): one CTA of 8 or 16 warps per (chunk, head). See grad.cuh for the maths
-// and docs/backward-design.md for the derivation; symbols as there (qs = scaled q', k' = k after
-// the optional L2 norm, gamma = cumsum of g in the chunk, kgp = k' exp(gamma), kgC = k' exp(gamma_C
-// - gamma), qg = qs exp(gamma), Tm = X diag(beta)).
+// Backward stages 3-5 ("grad"): one CTA of 8 or 16 warps per (chunk, head). See grad.cuh for the
+// maths and docs/backward-design.md for the derivation; symbols as there (qs = scaled q', k' = k
+// after the optional L2 norm, gamma = cumsum of g in the chunk, kgp = k' exp(gamma), kgC =
+// k' exp(gamma_C - gamma), qg = qs exp(gamma), Tm = X diag(beta)).
 //
 // Ownership: every [64][128] (token x feature) result is held as mma C fragments with one fixed
 // map, warp (M = warp & 3, ch = warp >> 2) -> rows 16 M + gid (+8), columns 8 k_nt ch + 8 nt +
@@ -25,9 +25,11 @@
 // reduction has a fixed order: deterministic. Exponentials are exp_ftz (common/fast_exp.cuh):
 // results below 2^-126 flush to zero.
 //
-// Code size is speed here: one CTA per SM runs the whole unrolled body once per tile, and the
-// time tracked the instruction count (bwd v5a, docs/perf-log.md: 10 352 -> 8 384 instructions for
-// the raw form took bwd_grad from 8.9 to 6.3 ms). Keep copy loops rolled and addresses hoisted.
+// Code size was speed here: one CTA per SM runs the whole unrolled body once per tile, and the
+// time tracked the instruction count until v5 (bwd v5a, docs/perf-log.md: 10 352 -> 8 384
+// instructions for the raw form took bwd_grad from 8.9 to 6.3 ms); since v8a it no longer does
+// (-6 % instructions, -0.8 % time): what holds it now is latency and issue (v9a profile). Keep copy
+// loops rolled and addresses hoisted all the same.
 #include "bwd/grad.cuh"
 
 #include <cstdint>
