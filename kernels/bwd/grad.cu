@@ -254,9 +254,8 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1) bwd_grad_kernel(bwd_grad
   // it. The 16-byte loads of v_new, the gate's column loads and beta are all issued before any of
   // them is used: one memory latency for the three, not three in a row (v9b: the split waited for
   // v_new, then the gate loads only started).
-  // (gate_load's thread map is 256 threads, 2 per column: the first 8 warps; the others hold no
-  // column and report no wide sub-block.)
-  constexpr int gate_threads = 256;
+  // (gate_load's thread map is k_gate_threads, 2 per column: the first 8 warps; the others hold
+  // no column and report no wide sub-block.)
   float gam[32];
   {
     const float* src = p.v_new + tile * tile_sizes::ck;
@@ -268,7 +267,7 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1) bwd_grad_kernel(bwd_grad
       vv[2 * n] = *reinterpret_cast<const float4*>(src + i * v_dim + seg * 8);
       vv[2 * n + 1] = *reinterpret_cast<const float4*>(src + i * v_dim + seg * 8 + 4);
     }
-    if (tid < gate_threads) gate_load(p.gate_in, row_of(0), H, L, tid, gam);
+    if (tid < k_gate_threads) gate_load(p.gate_in, row_of(0), H, L, tid, gam);
     if (tid < k_chunk) s_beta[tid] = tid < L ? __bfloat162float(p.beta[row_of(tid)]) : 0.f;
 #pragma unroll
     for (int n = 0; n < per_thread; ++n) {
@@ -287,13 +286,13 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1) bwd_grad_kernel(bwd_grad
   bool slow[4];
   {
     bool wide[2] = {false, false};
-    if (tid < gate_threads) {
+    if (tid < k_gate_threads) {
       gate_scan<RAW>(gate_consts_of<RAW>(p.A_log, p.dt_bias, head, tid), L, tid, gam, s_colpart);
       wide_sub_blocks(gam, wide);
     }
     cp_async_wait<1>();
     __syncthreads();
-    if (tid < gate_threads) store_gamma(gam, s_colpart, s_g, k_ldf, s_gamC, tid);
+    if (tid < k_gate_threads) store_gamma(gam, s_colpart, s_g, k_ldf, s_gamC, tid);
     slow_sub_blocks(wide, tid, slow);
   }
   // rsqrt(x.x + eps) per row, the forward's fixed-order warp tree (same bits)

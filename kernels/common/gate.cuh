@@ -24,7 +24,10 @@ __device__ __forceinline__ float log_gate(float in, float neg_A, float bias) {
   return RAW ? neg_A * softplus_f(in + bias) : in;
 }
 
-// Thread (d = tid & 127, half = tid >> 7) of a 256-thread CTA owns column d of rows
+// The thread map of gate_load, gate_scan, store_gamma and slow_sub_blocks: 2 threads per column.
+constexpr int k_gate_threads = 256;
+
+// Thread (d = tid & 127, half = tid >> 7) of the first k_gate_threads threads owns column d of rows
 // [32 half, 32 half + 32) of the chunk's gate. gate_load reads them into in[r] (rows >= len count
 // as 0); gate_scan turns them into gamma: in[r] becomes the prefix sum of g over rows
 // [32 half, 32 half + r], the first half's column total goes to s_tot[d] and the caller adds it

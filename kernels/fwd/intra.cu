@@ -174,6 +174,8 @@ __device__ void intra_pair_exact(const intra_ctx<L2N>& c, int I, int pair) {
   }
 }
 
+static_assert(k_intra_threads == k_gate_threads, "the gate prefix takes every intra thread");
+
 template <bool RAW, bool L2N>
 __global__ void __launch_bounds__(k_intra_threads, 2) fwd_intra_kernel(fwd_intra_params p) {
   extern __shared__ __align__(16) unsigned char smem[];

@@ -13,10 +13,10 @@
 // as a bf16 hi + lo pair), so the bits are those of every other V tile.
 #include <cstdint>
 
+#include "common/chunk_tile_copies.cuh"
 #include "common/mma.cuh"
 #include "common/named_barrier.cuh"
 #include "common/schedule.cuh"
-#include "common/chunk_tile_copies.cuh"
 #include "common/serial_copies.cuh"
 #include "fwd/state_pass.cuh"
 
