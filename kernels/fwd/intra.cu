@@ -10,8 +10,9 @@
 //    decay) each pair is computed elementwise from exp(gamma_i - gamma_j), i >= j, in FP32.
 // Exponentials: exp_ftz (common/fast_exp.cuh), denormal results flushed to zero; the gate itself
 // (common/gate.cuh) keeps __expf, so g and gamma are the backward's bits.
-// Precision: Akk/Aqk and w/u products in TF32 with FP32 accumulation, the triangular inverse in
-// FP32; outputs for the state pass in bf16 but u in FP32. Every reduction has a fixed order:
+// Precision: Akk/Aqk and w/u products in TF32 with FP32 accumulation, the triangular inverse's
+// diagonal blocks in FP32 and its off-diagonal products as 3xTF32 (FP32-level); outputs for the
+// state pass in bf16 but u in FP32. Every reduction has a fixed order:
 // deterministic.
 #include "fwd/intra.cuh"
 
@@ -320,30 +321,54 @@ __global__ void __launch_bounds__(k_intra_threads, 2) fwd_intra_kernel(fwd_intra
     for (int i = 0; i < 16; ++i) s_A[(16 * I + i) * k_ld_a + 16 * I + col] = x[i];
   }
   __syncthreads();
-  // Off-diagonal blocks, row block I after row block I-1:
-  //   X_IJ = -X_II sum_{K=J}^{I-1} A_IK X_KJ   (reads A_IK, K >= J, before any is overwritten)
-  for (int I = 1; I < 4; ++I) {
-    for (int e = tid; e < I * 256; e += k_intra_threads) {
-      const int J = e >> 8, i = (e >> 4) & 15, col = e & 15;
-      float s = 0.f;
-      for (int K = J; K < I; ++K) {
+  // Off-diagonal blocks, row block I after row block I-1, on tensor cores:
+  //   P_IJ = sum_{K=J}^{I-1} A_IK X_KJ,   X_IJ = -X_II P_IJ   (reads A_IK, K >= J, before any is overwritten)
+  // Warp w < 2 I takes the 8 columns nt = w & 1 of block J = w >> 1. Operands as TF32 hi + lo pairs,
+  // three products each (hi hi + hi lo + lo hi), FP32 accumulation: FP32-level accuracy (v11; the
+  // scalar FMA loops it replaces were a quarter of the stage's stall samples, docs/perf-log.md).
+  {
+    const int gid = lane >> 2, tig = lane & 3;
+    // acc += M[16 rows at r0][8 k at k0] * N[8 k at k0][8 cols at c0], both fp32 smem of stride ld.
+    const auto mma_3xtf32 = [&](frag_c& acc, const float* M, int ldm, const float* N, int ldn) {
+      std::uint32_t ah[4], al[4], bh[2], bl[2];
+      split_tf32(M[gid * ldm + tig], ah[0], al[0]);
+      split_tf32(M[(gid + 8) * ldm + tig], ah[1], al[1]);
+      split_tf32(M[gid * ldm + tig + 4], ah[2], al[2]);
+      split_tf32(M[(gid + 8) * ldm + tig + 4], ah[3], al[3]);
+      split_tf32(N[tig * ldn + gid], bh[0], bl[0]);
+      split_tf32(N[(tig + 4) * ldn + gid], bh[1], bl[1]);
+      mma_tf32_1688(acc, al, bh);
+      mma_tf32_1688(acc, ah, bl);
+      mma_tf32_1688(acc, ah, bh);
+    };
+    for (int I = 1; I < 4; ++I) {
+      const int J = warp >> 1, c0 = 16 * J + 8 * (warp & 1);
+      if (warp < 2 * I) {
+        frag_c acc = {};
+        for (int K = J; K < I; ++K) {
 #pragma unroll
-        for (int m = 0; m < 16; ++m) {
-          s = fmaf(s_A[(16 * I + i) * k_ld_a + 16 * K + m], s_A[(16 * K + m) * k_ld_a + 16 * J + col], s);
+          for (int k0 = 0; k0 < 16; k0 += 8) {
+            mma_3xtf32(acc, s_A + 16 * I * k_ld_a + 16 * K + k0, k_ld_a, s_A + (16 * K + k0) * k_ld_a + c0, k_ld_a);
+          }
+        }
+        float* const P = s_P + J * 16 * 17 + 8 * (warp & 1); // P_IJ [16][16], row stride 17
+#pragma unroll
+        for (int x = 0; x < 4; ++x) P[(gid + 8 * (x >> 1)) * 17 + 2 * tig + (x & 1)] = acc.x[x];
+      }
+      __syncthreads();
+      if (warp < 2 * I) {
+        frag_c acc = {};
+#pragma unroll
+        for (int k0 = 0; k0 < 16; k0 += 8) {
+          mma_3xtf32(acc, s_A + 16 * I * k_ld_a + 16 * I + k0, k_ld_a, s_P + (J * 16 + k0) * 17 + 8 * (warp & 1), 17);
+        }
+#pragma unroll
+        for (int x = 0; x < 4; ++x) {
+          s_A[(16 * I + gid + 8 * (x >> 1)) * k_ld_a + c0 + 2 * tig + (x & 1)] = -acc.x[x];
         }
       }
-      s_P[(J * 16 + i) * 17 + col] = s;
+      __syncthreads();
     }
-    __syncthreads();
-    for (int e = tid; e < I * 256; e += k_intra_threads) {
-      const int J = e >> 8, i = (e >> 4) & 15, col = e & 15;
-      float s = 0.f;
-      for (int m = 0; m <= i; ++m) {
-        s = fmaf(s_A[(16 * I + i) * k_ld_a + 16 * I + m], s_P[(J * 16 + m) * 17 + col], s);
-      }
-      s_A[(16 * I + i) * k_ld_a + 16 * J + col] = -s;
-    }
-    __syncthreads();
   }
 
   // The backward (bwd_grad) reads X instead of inverting again. Sub-blocks above the diagonal
