@@ -38,13 +38,12 @@ cudaError_t alloc(T** p, std::size_t count) {
 }
 
 void free_plan(kda_plan* p) {
-  for (void* ptr : {static_cast<void*>(p->chunks), static_cast<void*>(p->seqs),
-                    static_cast<void*>(p->seq_order), static_cast<void*>(p->w), static_cast<void*>(p->u),
-                    static_cast<void*>(p->qg), static_cast<void*>(p->kg), static_cast<void*>(p->Aqk),
+  for (void* ptr : {static_cast<void*>(p->chunks), static_cast<void*>(p->seqs), static_cast<void*>(p->seq_order),
+                    static_cast<void*>(p->w), static_cast<void*>(p->u), static_cast<void*>(p->qg),
+                    static_cast<void*>(p->qg_lo), static_cast<void*>(p->kg), static_cast<void*>(p->Aqk),
                     static_cast<void*>(p->gC), static_cast<void*>(p->X), static_cast<void*>(p->dh),
                     static_cast<void*>(p->dvn), static_cast<void*>(p->dvn_lo), static_cast<void*>(p->replay),
-                    static_cast<void*>(p->dA_part),
-                    static_cast<void*>(p->ddt_part)}) {
+                    static_cast<void*>(p->dA_part), static_cast<void*>(p->ddt_part)}) {
     if (ptr) cudaFree(ptr);
   }
   delete p;
@@ -65,19 +64,24 @@ kda_status check_fwd_args(const kda_plan* plan, const kda_fwd_args* a, bool need
 // Where the intra stage's per-tile outputs go (and the later stages read them) in one call.
 struct intra_tiles {
   __nv_bfloat16 *w, *qg, *kg, *Aqk;
-  float *u, *gC, *X; // X = (I + Akk)^-1: written only when non-null
+  float *u, *gC;
+  // What only the backward reads, written only when non-null: X = (I + Akk)^-1 and qg's lo half.
+  float* X;
+  __nv_bfloat16* qg_lo;
 };
 
-// The plan's workspace (replay path; forward without a saved set). X: plan->X or null.
-intra_tiles workspace_tiles(const kda_plan* plan, float* X) {
-  return {plan->w, plan->qg, plan->kg, plan->Aqk, plan->u, plan->gC, X};
+// The plan's workspace (replay path; forward without a saved set), with the backward's tiles
+// (bwd_intra) or without them (the forward).
+intra_tiles workspace_tiles(const kda_plan* plan, bool for_backward) {
+  return {plan->w, plan->qg, plan->kg, plan->Aqk, plan->u, plan->gC, for_backward ? plan->X : nullptr,
+          for_backward ? plan->qg_lo : nullptr};
 }
 
 // Saved path: everything but u (only the forward state pass reads it) lives in the saved set, so
 // the backward reads the forward's intra outputs (the same bits its own recompute would give)
 // instead of running the intra stage again.
 intra_tiles saved_tiles(const kda_plan* plan, const kda_plan::saved_regions& r) {
-  return {r.w, r.qg, r.kg, r.Aqk, plan->u, r.gC, r.X};
+  return {r.w, r.qg, r.kg, r.Aqk, plan->u, r.gC, r.X, r.qg_lo};
 }
 
 // The saved set's regions at `saved` (all null when there is none).
@@ -91,7 +95,7 @@ kda::dev::fwd_intra_params intra_params(const kda_plan* plan, const kda_fwd_args
   return {static_cast<const __nv_bfloat16*>(a->q), static_cast<const __nv_bfloat16*>(a->k),
           static_cast<const __nv_bfloat16*>(a->v), static_cast<const __nv_bfloat16*>(a->beta),
           a->gate_in, a->A_log, a->dt_bias, plan->chunks, plan->problem.heads, plan->scale,
-          t.w, t.u, t.qg, t.kg, t.Aqk, t.gC, t.X};
+          t.w, t.u, t.qg, t.qg_lo, t.kg, t.Aqk, t.gC, t.X};
 }
 
 // h_out / vn_out: where the state pass stores h entering each chunk and v_new (null: nowhere).
@@ -104,7 +108,7 @@ kda::dev::fwd_state_params state_params(const kda_plan* plan, const intra_tiles&
 kda_status run_fwd_stage(const kda_plan* plan, const kda_fwd_args* a, int stage, cudaStream_t st) {
   if (plan->num_chunks == 0) return KDA_OK;
   const kda_plan::saved_regions r = regions_of(plan, a->saved);
-  const intra_tiles tiles = a->saved ? saved_tiles(plan, r) : workspace_tiles(plan, nullptr);
+  const intra_tiles tiles = a->saved ? saved_tiles(plan, r) : workspace_tiles(plan, false);
   cudaError_t e = cudaSuccess;
   if (stage == 0) {
     e = kda::dev::launch_fwd_intra(intra_params(plan, a, tiles), plan->num_chunks,
@@ -146,13 +150,14 @@ bwd_sources bwd_sources_of(const kda_plan* plan, const kda_bwd_args* a) {
     return {saved_tiles(plan, r), r.h, r.vn};
   }
   const kda_plan::saved_regions rep = regions_of(plan, plan->replay); // its h and v_new only
-  return {workspace_tiles(plan, plan->X), rep.h, rep.vn};
+  return {workspace_tiles(plan, true), rep.h, rep.vn};
 }
 
-// Backward stages: 0 bwd_intra (replay path only: the forward intra stage recomputed, plus X),
-// 1 bwd_state_replay (replay path only: the forward state pass without o, into the plan's replay
-// buffer), 2 bwd_dh (stages 1+2), 3 bwd_grad (stages 3-5), 4 bwd_reduce (raw form only). On the
-// saved path stages 0 and 1 launch nothing: the saved set holds what they would compute.
+// Backward stages: 0 bwd_intra (replay path only: the forward intra stage recomputed, plus X and
+// qg's lo half), 1 bwd_state_replay (replay path only: the forward state pass without o, into the
+// plan's replay buffer), 2 bwd_dh (stages 1+2), 3 bwd_grad (stages 3-5), 4 bwd_reduce (raw form
+// only). On the saved path stages 0 and 1 launch nothing: the saved set holds what they would
+// compute.
 kda_status run_bwd_stage(const kda_plan* plan, const kda_bwd_args* a, int stage, cudaStream_t st) {
   const bool raw = plan->problem.gate == KDA_GATE_RAW;
   if (plan->num_chunks == 0 && stage != 4) return KDA_OK;
@@ -162,21 +167,21 @@ kda_status run_bwd_stage(const kda_plan* plan, const kda_bwd_args* a, int stage,
   case 0:
     if (a->fwd.saved) return KDA_OK;
     what = "bwd_intra launch";
-    e = kda::dev::launch_fwd_intra(intra_params(plan, &a->fwd, workspace_tiles(plan, plan->X)), plan->num_chunks,
+    e = kda::dev::launch_fwd_intra(intra_params(plan, &a->fwd, workspace_tiles(plan, true)), plan->num_chunks,
                                    raw, plan->problem.l2n == KDA_L2N_FUSED, st);
     break;
   case 1: {
     if (a->fwd.saved) return KDA_OK;
     what = "bwd_state_replay launch";
     const kda_plan::saved_regions rep = regions_of(plan, plan->replay); // its h and v_new only
-    e = kda::dev::launch_fwd_state(state_params(plan, workspace_tiles(plan, nullptr), nullptr, rep.h, rep.vn),
+    e = kda::dev::launch_fwd_state(state_params(plan, workspace_tiles(plan, false), nullptr, rep.h, rep.vn),
                                    plan->num_seqs, plan->state_vtile, st);
     break;
   }
   case 2: {
     what = "bwd_dh launch";
     const intra_tiles t = bwd_sources_of(plan, a).tiles;
-    const kda::dev::bwd_dh_params p{plan->seqs, plan->seq_order, plan->problem.heads, t.w, t.qg, t.kg,
+    const kda::dev::bwd_dh_params p{plan->seqs, plan->seq_order, plan->problem.heads, t.w, t.qg, t.qg_lo, t.kg,
                                     t.Aqk, t.gC, static_cast<const __nv_bfloat16*>(a->d_o), plan->dh,
                                     plan->dvn, plan->dvn_lo};
     e = kda::dev::launch_bwd_dh(p, plan->num_seqs, plan->state_vtile, st);
@@ -302,6 +307,7 @@ kda_status kda_plan_create(const kda_problem* problem, kda_plan** out) {
   step(alloc(&plan->w, tiles * kda::dev::tile_sizes::ck));
   step(alloc(&plan->u, tiles * kda::dev::tile_sizes::ck));
   step(alloc(&plan->qg, tiles * kda::dev::tile_sizes::ck));
+  step(alloc(&plan->qg_lo, tiles * kda::dev::tile_sizes::ck));
   step(alloc(&plan->kg, tiles * kda::dev::tile_sizes::ck));
   step(alloc(&plan->Aqk, tiles * kda::dev::tile_sizes::cc));
   step(alloc(&plan->gC, tiles * kda::dev::k_dim));

@@ -24,6 +24,7 @@ struct kda_plan {
   // the operand whose bf16 rounding bounded the gate gradients (docs/backward-design.md).
   __nv_bfloat16 *w = nullptr, *qg = nullptr, *kg = nullptr, *Aqk = nullptr;
   float *u = nullptr, *gC = nullptr;
+  __nv_bfloat16* qg_lo = nullptr; // qg's bf16 lo half, for the replay backward's bwd_dh
 
   // Backward workspace (per tile): X = (I + Akk)^-1 from bwd_intra; dh (state gradient leaving the
   // chunk) and dv_new (bf16 hi + lo) from bwd_dh; the replay path's h and v_new (the saved set's first two
@@ -42,10 +43,11 @@ struct kda_plan {
 
   // The saved set the forward writes on the saved path (docs/kernels.md), region after region:
   // h (bf16) and v_new (fp32; 1024 B per token and head together), then the intra stage's outputs
-  // the backward would otherwise recompute: w, qg, kg [tile][64][128] bf16, Aqk [tile][64][64]
-  // bf16, X = (I + Akk)^-1 [tile][64][64] fp32 and exp(gamma_C) [tile][128] fp32 (1160 B).
+  // the backward would otherwise recompute: w, qg, qg's lo half, kg [tile][64][128] bf16, Aqk
+  // [tile][64][64] bf16, X = (I + Akk)^-1 [tile][64][64] fp32 and exp(gamma_C) [tile][128] fp32
+  // (1416 B).
   struct saved_regions {
-    __nv_bfloat16 *h = nullptr, *w = nullptr, *qg = nullptr, *kg = nullptr, *Aqk = nullptr;
+    __nv_bfloat16 *h = nullptr, *w = nullptr, *qg = nullptr, *qg_lo = nullptr, *kg = nullptr, *Aqk = nullptr;
     float *vn = nullptr, *X = nullptr, *gC = nullptr;
   };
   // The regions at `base` (may be null: only the size is wanted); returns the set's bytes.
@@ -64,6 +66,7 @@ struct kda_plan {
     r.vn = reinterpret_cast<float*>(take(t * tile_sizes::ck * 4));
     r.w = reinterpret_cast<__nv_bfloat16*>(take(t * tile_sizes::ck * 2));
     r.qg = reinterpret_cast<__nv_bfloat16*>(take(t * tile_sizes::ck * 2));
+    r.qg_lo = reinterpret_cast<__nv_bfloat16*>(take(t * tile_sizes::ck * 2));
     r.kg = reinterpret_cast<__nv_bfloat16*>(take(t * tile_sizes::ck * 2));
     r.Aqk = reinterpret_cast<__nv_bfloat16*>(take(t * tile_sizes::cc * 2));
     r.X = reinterpret_cast<float*>(take(t * tile_sizes::cc * 4));

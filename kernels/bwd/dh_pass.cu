@@ -2,7 +2,8 @@
 // chunk before it in flight (cp.async double buffer):
 //   step 1  dh (FP32 registers) -> bf16 in smem (B operand of kg dh); written out as dh of the chunk
 //   step 2  warp (row block, column half): dv_new = Aqk^T do + kg dh       (K = 64, then 128)
-//   step 3  warp = 16 state rows: dh = diag(exp(gamma_C)) dh + qg^T do + w^T (-dv_new)  (K = 64)
+//   step 3  warp = 16 state rows: dh = diag(exp(gamma_C)) dh + qg^T do + w^T (-dv_new)  (K = 64;
+//           qg as hi + lo). The terms without dv_new are issued before step 2's barrier.
 #include "bwd/dh_pass.cuh"
 #include "bwd/dh_stage.cuh"
 
@@ -21,7 +22,8 @@ struct dh_smem {
   static constexpr int ld = VT + 8; // bf16 row stride of [.][VT] tiles (do, dh, dv_new)
   static constexpr std::size_t w = 0;
   static constexpr std::size_t qg = w + 64 * k_ld_wide * 2;
-  static constexpr std::size_t kg = qg + 64 * k_ld_wide * 2;
+  static constexpr std::size_t qg_lo = qg + 64 * k_ld_wide * 2;
+  static constexpr std::size_t kg = qg_lo + 64 * k_ld_wide * 2;
   static constexpr std::size_t dO = kg + 64 * k_ld_wide * 2;
   static constexpr std::size_t Aqk = dO + 64 * ld * 2;
   static constexpr std::size_t gC = Aqk + 64 * k_ld_aqk * 2;
@@ -38,12 +40,13 @@ template <int VT>
 __device__ __forceinline__ dh_stage stage_at(unsigned char* smem, int buf) {
   using L = dh_smem<VT>;
   unsigned char* b = smem + buf * L::stage;
-  return {reinterpret_cast<__nv_bfloat16*>(b + L::w), reinterpret_cast<__nv_bfloat16*>(b + L::qg),
-          reinterpret_cast<__nv_bfloat16*>(b + L::kg), reinterpret_cast<__nv_bfloat16*>(b + L::dO),
-          reinterpret_cast<__nv_bfloat16*>(b + L::Aqk), reinterpret_cast<float*>(b + L::gC)};
+  return {reinterpret_cast<__nv_bfloat16*>(b + L::w),   reinterpret_cast<__nv_bfloat16*>(b + L::qg),
+          reinterpret_cast<__nv_bfloat16*>(b + L::qg_lo), reinterpret_cast<__nv_bfloat16*>(b + L::kg),
+          reinterpret_cast<__nv_bfloat16*>(b + L::dO),    reinterpret_cast<__nv_bfloat16*>(b + L::Aqk),
+          reinterpret_cast<float*>(b + L::gC)};
 }
 
-// The copies of one step (common/serial_copies.cuh): w, qg, kg [64][128] bf16 in 16 segments per
+// The copies of one step (common/serial_copies.cuh): w, qg, qg_lo, kg [64][128] bf16 in 16 segments per
 // row, do [64][VT] bf16 in VT / 8 (token rows of [T, H, V]), Aqk [64][64] bf16 in 8; and dh out
 // [128][VT] and dv_new out [64][VT] bf16 in VT / 8.
 template <int VT>
@@ -76,7 +79,7 @@ __global__ void __launch_bounds__(k_dh_threads, 1) bwd_dh_kernel(bwd_dh_params p
   const int RB = warp & 3, R0 = 16 * RB, C0 = (warp >> 2) * (VT / 2);
   const int n = sq.num_chunks;
 
-  frag_c dhf[NT3] = {}; // dh rows 16 warp + gid (+8), cols 8 nt + 2 tig (+1); zero after the last chunk
+  frag_c dhf[1][NT3] = {}; // dh rows 16 warp + gid (+8), cols 8 nt + 2 tig (+1); zero after the last chunk
   const step_copies<VT> copies(tid, vt, H);
   if (n > 0) load_dh_stage(p, stage_at<VT>(smem, 0), sq, n - 1, head, copies, L::ld, tid);
   cp_async_commit();
@@ -90,8 +93,8 @@ __global__ void __launch_bounds__(k_dh_threads, 1) bwd_dh_kernel(bwd_dh_params p
 #pragma unroll
     for (int nt = 0; nt < NT3; ++nt) {
       const int r = 16 * warp + gid, col = 8 * nt + 2 * tig;
-      *reinterpret_cast<std::uint32_t*>(s_dh + r * ld + col) = pack_bf16(dhf[nt].x[0], dhf[nt].x[1]);
-      *reinterpret_cast<std::uint32_t*>(s_dh + (r + 8) * ld + col) = pack_bf16(dhf[nt].x[2], dhf[nt].x[3]);
+      *reinterpret_cast<std::uint32_t*>(s_dh + r * ld + col) = pack_bf16(dhf[0][nt].x[0], dhf[0][nt].x[1]);
+      *reinterpret_cast<std::uint32_t*>(s_dh + (r + 8) * ld + col) = pack_bf16(dhf[0][nt].x[2], dhf[0][nt].x[3]);
     }
     cp_async_wait<0>();
     __syncthreads();
@@ -146,6 +149,8 @@ __global__ void __launch_bounds__(k_dh_threads, 1) bwd_dh_kernel(bwd_dh_params p
         *reinterpret_cast<std::uint32_t*>(s_dvn_lo + r * ld + col) = lo; // for bwd_grad alone
       }
     }
+    // step 3, the terms that need no dv_new: their mma run while the warp waits at the barrier
+    dh_decay_and_qg_terms(dhf, s, ld, 16 * warp, lane);
     __syncthreads();
     {
       const auto& oc = copies.out;
@@ -160,33 +165,8 @@ __global__ void __launch_bounds__(k_dh_threads, 1) bwd_dh_kernel(bwd_dh_params p
       }
     }
 
-    // step 3
-    {
-      const float g0 = s.gC[16 * warp + gid], g1 = s.gC[16 * warp + gid + 8];
-#pragma unroll
-      for (int nt = 0; nt < NT3; ++nt) {
-        dhf[nt].x[0] *= g0;
-        dhf[nt].x[1] *= g0;
-        dhf[nt].x[2] *= g1;
-        dhf[nt].x[3] *= g1;
-      }
-#pragma unroll
-      for (int kk = 0; kk < 4; ++kk) {
-        std::uint32_t aq[4], aw[4];
-        load_a_bf16_trans(aq, s.qg + 16 * kk * k_ld_wide + 16 * warp, k_ld_wide, lane);
-        load_a_bf16_trans(aw, s.w + 16 * kk * k_ld_wide + 16 * warp, k_ld_wide, lane);
-#pragma unroll
-        for (int np = 0; np < NT3 / 2; ++np) {
-          std::uint32_t b0[2], b1[2];
-          load_b_bf16_x2(b0, b1, s.dO + 16 * kk * ld + 16 * np, ld, lane);
-          mma_bf16_16816(dhf[2 * np], aq, b0);
-          mma_bf16_16816(dhf[2 * np + 1], aq, b1);
-          load_b_bf16_x2(b0, b1, s_dvn_neg + 16 * kk * ld + 16 * np, ld, lane);
-          mma_bf16_16816(dhf[2 * np], aw, b0);
-          mma_bf16_16816(dhf[2 * np + 1], aw, b1);
-        }
-      }
-    }
+    // step 3: w^T (-dv_new)
+    dh_w_terms(dhf, s, s_dvn_neg, ld, 16 * warp, lane);
     // No barrier here: the next chunk's step 2 writes s_dvn only after its step-1 barrier, which
     // every warp reaches after finishing this step 3.
   }

@@ -3,6 +3,9 @@
 // chunk first. dh = gradient of the state leaving the chunk (zero after the last chunk):
 //   dv_new = Aqk^T do + kg dh                          (kg = k' exp(gamma_C - gamma))
 //   dh     <- diag(exp(gamma_C)) dh + qg^T do - w^T dv_new   (the previous chunk's dh)
+// qg^T do takes qg as a bf16 hi + lo pair (two mma per k step, hi then lo, in both kernels): its
+// bf16 rounding in this product bounded dg and dA_log at normal decay (v10, docs/backward-design.md,
+// "qg for bwd_dh at TF32 precision").
 // The mirror of the forward state pass: one CTA per (sequence, head, V tile of 16, 32 or 64 columns),
 // dh in FP32 registers, bf16 operands, FP32 accumulation, fixed order: bits independent of the tile.
 // Writes, per chunk, dh (bf16, the state gradient leaving the chunk) and dv_new as bf16 hi + lo
@@ -20,6 +23,7 @@ struct bwd_dh_params {
   int heads;
   const __nv_bfloat16* w;   // the intra stage's tiles: from the saved set, or recomputed (replay)
   const __nv_bfloat16* qg;
+  const __nv_bfloat16* qg_lo; // bf16(qg - bf16(qg)), written by the intra stage for the backward
   const __nv_bfloat16* kg;
   const __nv_bfloat16* Aqk;
   const float* gC;

@@ -5,7 +5,9 @@
 //                     dh = diag(exp(gamma_C)) dh + qg^T do + w^T (-dv_new)  (state rows [32 warp, +32))
 //   output warps 4-7  the stores of dh and dv_new (from double-buffered shared copies)
 // Aqk^T do needs no dh: the chain warps compute it for the next chunk at the end of a step, off
-// the dh -> dh chain, from inputs loaded two chunks ahead (three cp.async stages). Each element
+// the dh -> dh chain, from do and Aqk loaded two chunks ahead (three cp.async stages of the small
+// tiles); the [64][128] tiles (w, qg and its lo half, kg) are loaded one chunk ahead (two stages:
+// three of them and the x buffers would not fit in shared memory since v10's qg_lo). Each element
 // goes through the same mma in the same order as in dh_pass.cu: the bits of every other V tile.
 #include <cstdint>
 
@@ -22,7 +24,8 @@ namespace {
 constexpr int VT = 16;
 constexpr int k_group = 128;   // threads of each role
 constexpr int k_ld = VT + 8; // bf16 row stride of [.][16] tiles (do, dh, dv_new)
-constexpr int k_stages = 3;
+constexpr int k_small_stages = 3; // do, Aqk, exp(gamma_C): two chunks ahead
+constexpr int k_wide_stages = 2;  // w, qg, qg_lo, kg: one chunk ahead
 
 // Barrier ids (common/named_barrier.cuh): the groups meet at dh_full, dvn_full (chain arrives,
 // output waits) and buf_free (output arrives, chain waits), one of each per buffer.
@@ -32,16 +35,20 @@ __device__ __forceinline__ int bar_dvn_full(int b) { return 4 + b; }
 __device__ __forceinline__ int bar_buf_free(int b) { return 6 + b; }
 
 struct narrow_smem {
-  // stage: w, qg, kg [64][136] bf16, do [64][24] bf16, Aqk [64][72] bf16, exp(gamma_C) [128] fp32
+  // wide stage: w, qg, qg_lo, kg [64][136] bf16
   static constexpr std::size_t w = 0;
   static constexpr std::size_t qg = w + 64 * k_ld_wide * 2;
-  static constexpr std::size_t kg = qg + 64 * k_ld_wide * 2;
-  static constexpr std::size_t dO = kg + 64 * k_ld_wide * 2;
+  static constexpr std::size_t qg_lo = qg + 64 * k_ld_wide * 2;
+  static constexpr std::size_t kg = qg_lo + 64 * k_ld_wide * 2;
+  static constexpr std::size_t wide_stage = kg + 64 * k_ld_wide * 2;
+  // small stage: do [64][24] bf16, Aqk [64][72] bf16, exp(gamma_C) [128] fp32
+  static constexpr std::size_t small_base = k_wide_stages * wide_stage;
+  static constexpr std::size_t dO = 0;
   static constexpr std::size_t Aqk = dO + 64 * k_ld * 2;
   static constexpr std::size_t gC = Aqk + 64 * k_ld_aqk * 2;
-  static constexpr std::size_t stage = gC + 128 * 4;
+  static constexpr std::size_t small_stage = gC + 128 * 4;
   // per buffer b: dh [128][24], dv_new, -dv_new and dv_new's lo half [64][24] (bf16)
-  static constexpr std::size_t x_base = k_stages * stage;
+  static constexpr std::size_t x_base = small_base + k_small_stages * small_stage;
   static constexpr std::size_t x_dh = 0;
   static constexpr std::size_t x_dvn = x_dh + 128 * k_ld * 2;
   static constexpr std::size_t x_neg = x_dvn + 64 * k_ld * 2;
@@ -55,11 +62,16 @@ struct shared_buf {
   __nv_bfloat16 *dh, *dvn, *neg, *lo;
 };
 
-__device__ __forceinline__ dh_stage stage_at(unsigned char* smem, int i) {
-  unsigned char* s = smem + i * narrow_smem::stage;
-  return {reinterpret_cast<__nv_bfloat16*>(s + narrow_smem::w), reinterpret_cast<__nv_bfloat16*>(s + narrow_smem::qg),
-          reinterpret_cast<__nv_bfloat16*>(s + narrow_smem::kg), reinterpret_cast<__nv_bfloat16*>(s + narrow_smem::dO),
-          reinterpret_cast<__nv_bfloat16*>(s + narrow_smem::Aqk), reinterpret_cast<float*>(s + narrow_smem::gC)};
+// The stage of iteration it: its wide tiles from wide stage it % 2, its small ones from small
+// stage it % 3 (the loads of chunk n - 1 - it go to the same places).
+__device__ __forceinline__ dh_stage stage_at(unsigned char* smem, int it) {
+  using L = narrow_smem;
+  unsigned char* w = smem + (it % k_wide_stages) * L::wide_stage;
+  unsigned char* s = smem + L::small_base + (it % k_small_stages) * L::small_stage;
+  return {reinterpret_cast<__nv_bfloat16*>(w + L::w),  reinterpret_cast<__nv_bfloat16*>(w + L::qg),
+          reinterpret_cast<__nv_bfloat16*>(w + L::qg_lo), reinterpret_cast<__nv_bfloat16*>(w + L::kg),
+          reinterpret_cast<__nv_bfloat16*>(s + L::dO), reinterpret_cast<__nv_bfloat16*>(s + L::Aqk),
+          reinterpret_cast<float*>(s + L::gC)};
 }
 __device__ __forceinline__ shared_buf buf_at(unsigned char* smem, int b) {
   unsigned char* s = smem + narrow_smem::x_base + b * narrow_smem::x_buf;
@@ -69,7 +81,7 @@ __device__ __forceinline__ shared_buf buf_at(unsigned char* smem, int b) {
 
 // The chain threads' 16-byte copies (g = 0..127; common/serial_copies.cuh).
 struct chain_copies {
-  row_copies<16, k_group> wide; // w, qg, kg
+  row_copies<16, k_group> wide; // w, qg, qg_lo, kg
   row_copies<2, k_group> dO;    // do [64][16] of this V tile: token rows of [T, H, V]
   row_copies<8, k_group> aqk;
   __device__ chain_copies(int g, int vt, int heads)
@@ -94,10 +106,11 @@ __device__ void chain_role(const bwd_dh_params& p, unsigned char* smem, const se
   const int g = warp * 32 + lane, gid = lane >> 2, tig = lane & 3, n = sq.num_chunks;
   const int RB = warp, R0 = 16 * warp, S0 = 32 * warp; // dv_new rows [R0, +16); state rows [S0, +32)
   const chain_copies copies(g, vt, p.heads);
-  // iteration it handles chunk n - 1 - it from stage it % 3, loaded two iterations ahead
+  // iteration it handles chunk n - 1 - it from stage_at(it): its small tiles loaded two
+  // iterations ahead, its wide ones one iteration ahead
   if (n > 0) load_dh_stage(p, stage_at(smem, 0), sq, n - 1, head, copies, k_ld, g);
   cp_async_commit();
-  if (n > 1) load_dh_stage(p, stage_at(smem, 1), sq, n - 2, head, copies, k_ld, g);
+  if (n > 1) load_dh_small(p, stage_at(smem, 1), sq, n - 2, head, copies, k_ld, g);
   cp_async_commit();
   cp_async_wait<1>();
   named_sync(k_bar_chain, k_group); // stage 0 visible
@@ -107,7 +120,7 @@ __device__ void chain_role(const bwd_dh_params& p, unsigned char* smem, const se
   frag_c dhf[2][2] = {}; // dh rows S0 + 16 mt + gid (+8), cols 8 nt + 2 tig (+1); zero after the last chunk
   for (int it = 0; it < n; ++it) {
     const int b = it & 1;
-    const dh_stage s = stage_at(smem, it % k_stages);
+    const dh_stage s = stage_at(smem, it);
     const shared_buf x = buf_at(smem, b);
 
     // dh (FP32 registers) -> bf16 in buffer b, once the output warps have stored iteration it - 2's
@@ -122,9 +135,12 @@ __device__ void chain_role(const bwd_dh_params& p, unsigned char* smem, const se
       }
     }
     cp_async_wait<0>();
-    named_sync(k_bar_chain, k_group); // dh visible to every chain warp; the next iteration's stage too
+    // dh visible to every chain warp; this iteration's wide tiles and the next one's small tiles too
+    named_sync(k_bar_chain, k_group);
     named_arrive(bar_dh_full(b), 2 * k_group);
-    if (it + 2 < n) load_dh_stage(p, stage_at(smem, (it + 2) % k_stages), sq, n - 3 - it, head, copies, k_ld, g);
+    // (both targets were last read in iteration it - 1, which every chain warp has finished)
+    if (it + 2 < n) load_dh_small(p, stage_at(smem, it + 2), sq, n - 3 - it, head, copies, k_ld, g);
+    if (it + 1 < n) load_dh_wide(p, stage_at(smem, it + 1), sq, n - 2 - it, head, copies);
     cp_async_commit();
 
     // dv_new = Aqk^T do (computed at the end of the last step) + kg dh
@@ -150,44 +166,16 @@ __device__ void chain_role(const bwd_dh_params& p, unsigned char* smem, const se
         *reinterpret_cast<std::uint32_t*>(x.lo + r * k_ld + col) = lo; // for bwd_grad alone
       }
     }
+    // dh = diag(exp(gamma_C)) dh + qg^T do + qg_lo^T do for state rows [S0, +32): no dv_new
+    // needed, so issued before the barrier (dh_pass.cu's order)
+    dh_decay_and_qg_terms(dhf, s, k_ld, S0, lane);
     named_sync(k_bar_chain, k_group); // dv_new visible to every chain warp
     named_arrive(bar_dvn_full(b), 2 * k_group);
 
-    // dh = diag(exp(gamma_C)) dh + qg^T do + w^T (-dv_new) for state rows [S0, +32)
-#pragma unroll
-    for (int mt = 0; mt < 2; ++mt) {
-      const float g0 = s.gC[S0 + 16 * mt + gid], g1 = s.gC[S0 + 16 * mt + gid + 8];
-#pragma unroll
-      for (int nt = 0; nt < 2; ++nt) {
-        dhf[mt][nt].x[0] *= g0;
-        dhf[mt][nt].x[1] *= g0;
-        dhf[mt][nt].x[2] *= g1;
-        dhf[mt][nt].x[3] *= g1;
-      }
-    }
-#pragma unroll
-    for (int kk = 0; kk < 4; ++kk) {
-      std::uint32_t aq[2][4], aw[2][4], b0[2], b1[2];
-#pragma unroll
-      for (int mt = 0; mt < 2; ++mt) {
-        load_a_bf16_trans(aq[mt], s.qg + 16 * kk * k_ld_wide + S0 + 16 * mt, k_ld_wide, lane);
-        load_a_bf16_trans(aw[mt], s.w + 16 * kk * k_ld_wide + S0 + 16 * mt, k_ld_wide, lane);
-      }
-      load_b_bf16_x2(b0, b1, s.dO + 16 * kk * k_ld, k_ld, lane);
-#pragma unroll
-      for (int mt = 0; mt < 2; ++mt) {
-        mma_bf16_16816(dhf[mt][0], aq[mt], b0);
-        mma_bf16_16816(dhf[mt][1], aq[mt], b1);
-      }
-      load_b_bf16_x2(b0, b1, x.neg + 16 * kk * k_ld, k_ld, lane);
-#pragma unroll
-      for (int mt = 0; mt < 2; ++mt) {
-        mma_bf16_16816(dhf[mt][0], aw[mt], b0);
-        mma_bf16_16816(dhf[mt][1], aw[mt], b1);
-      }
-    }
+    // dh += w^T (-dv_new)
+    dh_w_terms(dhf, s, x.neg, k_ld, S0, lane);
     // the next chunk's Aqk^T do: its stage is visible since this step's first barrier
-    if (it + 1 < n) aqk_t_do(dv, stage_at(smem, (it + 1) % k_stages), RB, lane);
+    if (it + 1 < n) aqk_t_do(dv, stage_at(smem, it + 1), RB, lane);
   }
 }
 

@@ -1,7 +1,9 @@
 #pragma once
 // One chunk's inputs of the state-gradient pass (bwd_dh) in shared memory and their load, shared
 // by the 32/64-column kernel (dh_pass.cu, 256 threads copy) and the 16-column one
-// (dh_pass_narrow.cu, its 128 chain threads copy).
+// (dh_pass_narrow.cu, its 128 chain threads copy). The inputs come in two parts that the 16-column
+// kernel buffers to different depths: the [64][128] tiles (w, qg and its lo half, kg) and the
+// small ones (do of this V tile, Aqk, exp(gamma_C)).
 #include <cstddef>
 
 #include <cuda_bf16.h>
@@ -14,19 +16,32 @@
 namespace kda::dev {
 
 struct dh_stage {
-  __nv_bfloat16 *w, *qg, *kg, *dO, *Aqk; // [64][k_ld_wide] x 3, [64][ld_do], [64][k_ld_aqk]
-  float* gC;                             // exp(gamma_C) [128]
+  __nv_bfloat16 *w, *qg, *qg_lo, *kg; // [64][k_ld_wide] each
+  __nv_bfloat16 *dO, *Aqk;            // [64][ld_do], [64][k_ld_aqk]
+  float* gC;                          // exp(gamma_C) [128]
 };
 
-// Chunk c of sequence sq into stage s with 16-byte cp.async; do rows past the sequence's end are
-// zero. Copies: this thread's row_copies `wide` (w, qg, kg), `dO` (token rows of [T, H, V]) and
-// `aqk`; ld_do: do's shared row stride; t: the thread's index among the copying threads.
+// Chunk c's tile index.
+__device__ __forceinline__ std::size_t dh_tile(const bwd_dh_params& p, const seq_info& sq, int c, int head) {
+  return static_cast<std::size_t>(sq.first_chunk + c) * p.heads + head;
+}
+
+// The [64][128] tiles w, qg, qg_lo, kg of chunk c into s with 16-byte cp.async (this thread's
+// row_copies `wide`).
 template <typename Copies>
-__device__ __forceinline__ void load_dh_stage(const bwd_dh_params& p, const dh_stage& s, const seq_info& sq, int c,
+__device__ __forceinline__ void load_dh_wide(const bwd_dh_params& p, const dh_stage& s, const seq_info& sq, int c,
+                                             int head, const Copies& o) {
+  copy_wide_tiles<4>({s.w, s.qg, s.qg_lo, s.kg}, {p.w, p.qg, p.qg_lo, p.kg}, dh_tile(p, sq, c, head) * tile_sizes::ck,
+                     o.wide);
+}
+
+// do (token rows of [T, H, V]; rows past the sequence's end are zero), Aqk and exp(gamma_C) of
+// chunk c into s. Copies: this thread's row_copies `dO` and `aqk`; ld_do: do's shared row stride;
+// t: the thread's index among the copying threads.
+template <typename Copies>
+__device__ __forceinline__ void load_dh_small(const bwd_dh_params& p, const dh_stage& s, const seq_info& sq, int c,
                                               int head, const Copies& o, int ld_do, int t) {
-  const std::size_t tile = static_cast<std::size_t>(sq.first_chunk + c) * p.heads + head;
-  const std::size_t ck = tile * tile_sizes::ck;
-  copy_wide_tiles<3>({s.w, s.qg, s.kg}, {p.w, p.qg, p.kg}, ck, o.wide);
+  const std::size_t tile = dh_tile(p, sq, c, head);
   const std::size_t do_row0 = (static_cast<std::size_t>(sq.start + k_chunk * c) * p.heads + head) * v_dim;
 #pragma unroll
   for (int n = 0; n < 64 / o.dO.rows; ++n) {
@@ -40,6 +55,83 @@ __device__ __forceinline__ void load_dh_stage(const bwd_dh_params& p, const dh_s
   }
   copy_aqk_tile(s.Aqk, p.Aqk, tile, o.aqk);
   copy_gamma_C(s.gC, p.gC, tile, t);
+}
+
+// Both parts of chunk c into s.
+template <typename Copies>
+__device__ __forceinline__ void load_dh_stage(const bwd_dh_params& p, const dh_stage& s, const seq_info& sq, int c,
+                                              int head, const Copies& o, int ld_do, int t) {
+  load_dh_wide(p, s, sq, c, head, o);
+  load_dh_small(p, s, sq, c, head, o, ld_do, t);
+}
+
+// The chunk's update of this warp's dh rows, dh = diag(exp(gamma_C)) dh + qg^T do + qg_lo^T do +
+// w^T (-dv_new) over the chunk's 64 tokens, in two calls that both kernels make in the same order
+// (so the bits do not depend on the V tile): dh_decay_and_qg_terms (they need no dv_new: issued
+// before the barrier that publishes dv_new, so their mma run while the warp waits there), then
+// dh_w_terms. dhf: state rows s_rows + 16 mt + gid (+8), columns 8 nt + 2 tig (+1); B operands from
+// do and -dv_new ([64][ld] bf16, columns 16 np).
+template <int MT, int NT>
+__device__ __forceinline__ void dh_decay_and_qg_terms(frag_c (&dhf)[MT][NT], const dh_stage& s, int ld, int s_rows,
+                                                      int lane) {
+  static_assert(NT % 2 == 0, "n-tiles in pairs");
+  const int gid = lane >> 2;
+#pragma unroll
+  for (int mt = 0; mt < MT; ++mt) {
+    const float g0 = s.gC[s_rows + 16 * mt + gid], g1 = s.gC[s_rows + 16 * mt + gid + 8];
+#pragma unroll
+    for (int nt = 0; nt < NT; ++nt) {
+      dhf[mt][nt].x[0] *= g0;
+      dhf[mt][nt].x[1] *= g0;
+      dhf[mt][nt].x[2] *= g1;
+      dhf[mt][nt].x[3] *= g1;
+    }
+  }
+#pragma unroll
+  for (int kk = 0; kk < 4; ++kk) {
+    std::uint32_t aq[MT][4], al[MT][4];
+#pragma unroll
+    for (int mt = 0; mt < MT; ++mt) {
+      const int off = 16 * kk * k_ld_wide + s_rows + 16 * mt;
+      load_a_bf16_trans(aq[mt], s.qg + off, k_ld_wide, lane);
+      load_a_bf16_trans(al[mt], s.qg_lo + off, k_ld_wide, lane);
+    }
+#pragma unroll
+    for (int np = 0; np < NT / 2; ++np) {
+      std::uint32_t b0[2], b1[2];
+      load_b_bf16_x2(b0, b1, s.dO + 16 * kk * ld + 16 * np, ld, lane);
+#pragma unroll
+      for (int mt = 0; mt < MT; ++mt) {
+        mma_bf16_16816(dhf[mt][2 * np], aq[mt], b0);
+        mma_bf16_16816(dhf[mt][2 * np + 1], aq[mt], b1);
+        mma_bf16_16816(dhf[mt][2 * np], al[mt], b0);
+        mma_bf16_16816(dhf[mt][2 * np + 1], al[mt], b1);
+      }
+    }
+  }
+}
+
+template <int MT, int NT>
+__device__ __forceinline__ void dh_w_terms(frag_c (&dhf)[MT][NT], const dh_stage& s, const __nv_bfloat16* neg, int ld,
+                                           int s_rows, int lane) {
+#pragma unroll
+  for (int kk = 0; kk < 4; ++kk) {
+    std::uint32_t aw[MT][4];
+#pragma unroll
+    for (int mt = 0; mt < MT; ++mt) {
+      load_a_bf16_trans(aw[mt], s.w + 16 * kk * k_ld_wide + s_rows + 16 * mt, k_ld_wide, lane);
+    }
+#pragma unroll
+    for (int np = 0; np < NT / 2; ++np) {
+      std::uint32_t b0[2], b1[2];
+      load_b_bf16_x2(b0, b1, neg + 16 * kk * ld + 16 * np, ld, lane);
+#pragma unroll
+      for (int mt = 0; mt < MT; ++mt) {
+        mma_bf16_16816(dhf[mt][2 * np], aw[mt], b0);
+        mma_bf16_16816(dhf[mt][2 * np + 1], aw[mt], b1);
+      }
+    }
+  }
 }
 
 } // namespace kda::dev

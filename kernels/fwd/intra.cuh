@@ -6,7 +6,8 @@
 //   Aqk[i,j] = sum_d qs_id k_jd exp(gamma_id - gamma_jd)         (i >= j)
 //   X = (I + Akk)^-1,  w = X (beta k exp(gamma)),  u = X (beta v)   [Tm = X diag(beta)]
 //   qg = qs exp(gamma),  kg = k exp(gamma_C - gamma)
-// written per (chunk, head) tile for the state pass (state_pass.cuh).
+// written per (chunk, head) tile for the state pass (state_pass.cuh); for the backward also X and
+// qg's bf16 lo half (bwd_dh's qg^T do takes qg as hi + lo).
 #include <cuda_bf16.h>
 
 #include "common/layout.cuh"
@@ -28,6 +29,7 @@ struct fwd_intra_params {
   __nv_bfloat16* w;   // [64][128]
   float* u;           // [64][128] fp32 (docs/backward-design.md: its bf16 rounding bounded dg)
   __nv_bfloat16* qg;  // [64][128]
+  __nv_bfloat16* qg_lo; // [64][128] bf16(qg - bf16(qg)) for the backward (bwd_dh), or null
   __nv_bfloat16* kg;  // [64][128]
   __nv_bfloat16* Aqk; // [64][64], zero above the diagonal
   float* gC;          // [128] exp(gamma_C)

@@ -15,16 +15,17 @@ constexpr double k_bf16 = 2, k_fp32 = 4; // bytes per element
 
 // Bytes of the saved set the forward writes on the `saved` path (kernels/plan.cuh), per (chunk of
 // c rows, head): the state h entering the chunk (K x V, bf16) and v_new (c x V, fp32), then the
-// intra-chunk results the backward would otherwise recompute: w, qg, kg (c x K each) and Aqk
-// (c x c), all bf16, X = (I + Akk)^-1 (c x c) and exp(gamma_C) (K), fp32. A full chunk of 64:
-// 2184 B per token and head (1024 for h and v_new, 1160 for the rest).
+// intra-chunk results the backward would otherwise recompute: w, qg, qg's lo half (bwd_dh takes qg
+// as hi + lo), kg (c x K each) and Aqk (c x c), all bf16, X = (I + Akk)^-1 (c x c) and
+// exp(gamma_C) (K), fp32. A full chunk of 64: 2440 B per token and head (1024 for h and v_new,
+// 1416 for the rest).
 double saved_set_bytes(const problem_dims& d) {
   double b = 0;
   for (int s = 0; s < d.sequences(); ++s) {
     const std::int64_t len = d.seq_len(s);
     for (std::int64_t start = 0; start < len; start += k_roofline_chunk) {
       const double c = static_cast<double>(std::min<std::int64_t>(k_roofline_chunk, len - start));
-      b += (double(d.k_dim) * d.v_dim + 3 * c * d.k_dim + c * c) * k_bf16;
+      b += (double(d.k_dim) * d.v_dim + 4 * c * d.k_dim + c * c) * k_bf16;
       b += (c * d.v_dim + c * c + d.k_dim) * k_fp32;
     }
   }

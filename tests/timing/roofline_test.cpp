@@ -58,9 +58,9 @@ TEST(roofline, forward_bytes) {
   const double th = 128.0 * 2;
   // q, k, v, o bf16 (4 x 256 B) + beta bf16 (2 B) + g fp32 (512 B) per token and head.
   EXPECT_EQ(count_work(op_kind::fwd, d, gate_form::g, bwd_path::replay).bytes, th * 1538);
-  // The saved path also writes the saved set: 2184 B per token and head for full chunks
-  // (h 512 and v_new 512; w, qg, kg 768; Aqk 128; X 256; exp(gamma_C) 8).
-  EXPECT_EQ(count_work(op_kind::fwd, d, gate_form::g, bwd_path::saved).bytes, th * (1538 + 2184));
+  // The saved path also writes the saved set: 2440 B per token and head for full chunks
+  // (h 512 and v_new 512; w, qg, qg_lo, kg 1024; Aqk 128; X 256; exp(gamma_C) 8).
+  EXPECT_EQ(count_work(op_kind::fwd, d, gate_form::g, bwd_path::saved).bytes, th * (1538 + 2440));
   // The raw form reads A_log [H] and dt_bias [H, K] in fp32 too.
   EXPECT_EQ(count_work(op_kind::fwd, d, gate_form::raw, bwd_path::replay).bytes,
             th * 1538 + 2 * (1 + 128) * 4);
@@ -71,18 +71,18 @@ TEST(roofline, a_short_chunk_still_saves_its_whole_state) {
   const problem_dims d = dims({0, 65}, 1);
   const double saved = count_work(op_kind::fwd, d, gate_form::g, bwd_path::saved).bytes -
                        count_work(op_kind::fwd, d, gate_form::g, bwd_path::replay).bytes;
-  // Two h tiles and exp(gamma_C) rows; per row v_new (fp32), w, qg, kg (bf16); per chunk c x c of
-  // Aqk and X.
-  EXPECT_EQ(saved, 2 * (128.0 * 128 * 2 + 128 * 4) + 65 * 128.0 * (4 + 3 * 2) + (64.0 * 64 + 1) * (2 + 4));
+  // Two h tiles and exp(gamma_C) rows; per row v_new (fp32), w, qg, qg_lo, kg (bf16); per chunk
+  // c x c of Aqk and X.
+  EXPECT_EQ(saved, 2 * (128.0 * 128 * 2 + 128 * 4) + 65 * 128.0 * (4 + 4 * 2) + (64.0 * 64 + 1) * (2 + 4));
 }
 
 TEST(roofline, backward_bytes_and_fwd_bwd_is_the_sum) {
   const problem_dims d = dims({0, 64, 192}, 3);
   const double th = 192.0 * 3;
-  // Reads q, k, v, do, beta, g (1538 B); writes dq, dk, dv, dbeta, dg (1282 B); saved: reads 2184 B.
+  // Reads q, k, v, do, beta, g (1538 B); writes dq, dk, dv, dbeta, dg (1282 B); saved: reads 2440 B.
   EXPECT_EQ(count_work(op_kind::bwd, d, gate_form::g, bwd_path::replay).bytes, th * (1538 + 1282));
   EXPECT_EQ(count_work(op_kind::bwd, d, gate_form::g, bwd_path::saved).bytes,
-            th * (1538 + 1282 + 2184));
+            th * (1538 + 1282 + 2440));
   for (const bwd_path path : {bwd_path::saved, bwd_path::replay}) {
     const op_work f = count_work(op_kind::fwd, d, gate_form::raw, path);
     const op_work b = count_work(op_kind::bwd, d, gate_form::raw, path);
