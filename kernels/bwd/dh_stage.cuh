@@ -65,73 +65,56 @@ __device__ __forceinline__ void load_dh_stage(const bwd_dh_params& p, const dh_s
   load_dh_small(p, s, sq, c, head, o, ld_do, t);
 }
 
-// The chunk's update of this warp's dh rows, dh = diag(exp(gamma_C)) dh + qg^T do + qg_lo^T do +
-// w^T (-dv_new) over the chunk's 64 tokens, in two calls that both kernels make in the same order
-// (so the bits do not depend on the V tile): dh_decay_and_qg_terms (they need no dv_new: issued
-// before the barrier that publishes dv_new, so their mma run while the warp waits there), then
-// dh_w_terms. dhf: state rows s_rows + 16 mt + gid (+8), columns 8 nt + 2 tig (+1); B operands from
-// do and -dv_new ([64][ld] bf16, columns 16 np).
-template <int MT, int NT>
-__device__ __forceinline__ void dh_decay_and_qg_terms(frag_c (&dhf)[MT][NT], const dh_stage& s, int ld, int s_rows,
-                                                      int lane) {
+// dhf += sum over the chunk's 64 tokens of A_t^T B for the NA tiles A_t ([64][128] bf16, rows =
+// tokens, this warp's state-row columns) in the order given, per element and k step; B: [64][ld]
+// bf16 (do or -dv_new), columns 16 np. dhf: state rows s_rows + 16 mt + gid (+8), columns 8 nt +
+// 2 tig (+1).
+template <int MT, int NT, int NA>
+__device__ __forceinline__ void dh_add_products(frag_c (&dhf)[MT][NT], const __nv_bfloat16* const (&A)[NA],
+                                                const __nv_bfloat16* B, int ld, int s_rows, int lane) {
   static_assert(NT % 2 == 0, "n-tiles in pairs");
-  const int gid = lane >> 2;
-#pragma unroll
-  for (int mt = 0; mt < MT; ++mt) {
-    const float g0 = s.gC[s_rows + 16 * mt + gid], g1 = s.gC[s_rows + 16 * mt + gid + 8];
-#pragma unroll
-    for (int nt = 0; nt < NT; ++nt) {
-      dhf[mt][nt].x[0] *= g0;
-      dhf[mt][nt].x[1] *= g0;
-      dhf[mt][nt].x[2] *= g1;
-      dhf[mt][nt].x[3] *= g1;
-    }
-  }
 #pragma unroll
   for (int kk = 0; kk < 4; ++kk) {
-    std::uint32_t aq[MT][4], al[MT][4];
+    std::uint32_t a[NA][MT][4];
 #pragma unroll
-    for (int mt = 0; mt < MT; ++mt) {
-      const int off = 16 * kk * k_ld_wide + s_rows + 16 * mt;
-      load_a_bf16_trans(aq[mt], s.qg + off, k_ld_wide, lane);
-      load_a_bf16_trans(al[mt], s.qg_lo + off, k_ld_wide, lane);
+    for (int t = 0; t < NA; ++t) {
+#pragma unroll
+      for (int mt = 0; mt < MT; ++mt) {
+        load_a_bf16_trans(a[t][mt], A[t] + 16 * kk * k_ld_wide + s_rows + 16 * mt, k_ld_wide, lane);
+      }
     }
 #pragma unroll
     for (int np = 0; np < NT / 2; ++np) {
       std::uint32_t b0[2], b1[2];
-      load_b_bf16_x2(b0, b1, s.dO + 16 * kk * ld + 16 * np, ld, lane);
+      load_b_bf16_x2(b0, b1, B + 16 * kk * ld + 16 * np, ld, lane);
 #pragma unroll
       for (int mt = 0; mt < MT; ++mt) {
-        mma_bf16_16816(dhf[mt][2 * np], aq[mt], b0);
-        mma_bf16_16816(dhf[mt][2 * np + 1], aq[mt], b1);
-        mma_bf16_16816(dhf[mt][2 * np], al[mt], b0);
-        mma_bf16_16816(dhf[mt][2 * np + 1], al[mt], b1);
+#pragma unroll
+        for (int t = 0; t < NA; ++t) {
+          mma_bf16_16816(dhf[mt][2 * np], a[t][mt], b0);
+          mma_bf16_16816(dhf[mt][2 * np + 1], a[t][mt], b1);
+        }
       }
     }
   }
 }
 
+// The chunk's update of this warp's dh rows, dh = diag(exp(gamma_C)) dh + qg^T do + qg_lo^T do +
+// w^T (-dv_new), in two calls that both kernels make in the same order (so the bits do not depend
+// on the V tile): dh_decay_and_qg_terms (they need no dv_new: issued before the barrier that
+// publishes dv_new, so their mma run while the warp waits there), then dh_w_terms.
+template <int MT, int NT>
+__device__ __forceinline__ void dh_decay_and_qg_terms(frag_c (&dhf)[MT][NT], const dh_stage& s, int ld, int s_rows,
+                                                      int lane) {
+#pragma unroll
+  for (int mt = 0; mt < MT; ++mt) scale_frag_rows(dhf[mt], s.gC, s_rows + 16 * mt, lane);
+  dh_add_products(dhf, {s.qg, s.qg_lo}, s.dO, ld, s_rows, lane);
+}
+
 template <int MT, int NT>
 __device__ __forceinline__ void dh_w_terms(frag_c (&dhf)[MT][NT], const dh_stage& s, const __nv_bfloat16* neg, int ld,
                                            int s_rows, int lane) {
-#pragma unroll
-  for (int kk = 0; kk < 4; ++kk) {
-    std::uint32_t aw[MT][4];
-#pragma unroll
-    for (int mt = 0; mt < MT; ++mt) {
-      load_a_bf16_trans(aw[mt], s.w + 16 * kk * k_ld_wide + s_rows + 16 * mt, k_ld_wide, lane);
-    }
-#pragma unroll
-    for (int np = 0; np < NT / 2; ++np) {
-      std::uint32_t b0[2], b1[2];
-      load_b_bf16_x2(b0, b1, neg + 16 * kk * ld + 16 * np, ld, lane);
-#pragma unroll
-      for (int mt = 0; mt < MT; ++mt) {
-        mma_bf16_16816(dhf[mt][2 * np], aw[mt], b0);
-        mma_bf16_16816(dhf[mt][2 * np + 1], aw[mt], b1);
-      }
-    }
-  }
+  dh_add_products(dhf, {s.w}, neg, ld, s_rows, lane);
 }
 
 } // namespace kda::dev

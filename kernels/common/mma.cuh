@@ -26,6 +26,20 @@ __device__ __forceinline__ void mma_bf16_16816(frag_c& d, const std::uint32_t (&
       : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
 
+// diag(f) M on the C fragments of one m-tile (rows r0 + gid, r0 + gid + 8) and NT n-tiles: the
+// serial passes' decay of the state or its gradient by the rows of exp(gamma_C).
+template <int NT>
+__device__ __forceinline__ void scale_frag_rows(frag_c (&m)[NT], const float* f, int r0, int lane) {
+  const float g0 = f[r0 + (lane >> 2)], g1 = f[r0 + (lane >> 2) + 8];
+#pragma unroll
+  for (int nt = 0; nt < NT; ++nt) {
+    m[nt].x[0] *= g0;
+    m[nt].x[1] *= g0;
+    m[nt].x[2] *= g1;
+    m[nt].x[3] *= g1;
+  }
+}
+
 __device__ __forceinline__ void mma_tf32_1688(frag_c& d, const std::uint32_t (&a)[4],
                                               const std::uint32_t (&b)[2]) {
   asm volatile(

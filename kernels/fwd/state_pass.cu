@@ -198,14 +198,7 @@ __global__ void __launch_bounds__(k_state_threads, 1) fwd_state_kernel(fwd_state
 
     // step 4
     {
-      const float g0 = s.gC[16 * warp + gid], g1 = s.gC[16 * warp + gid + 8];
-#pragma unroll
-      for (int nt = 0; nt < NT4; ++nt) {
-        hf[nt].x[0] *= g0;
-        hf[nt].x[1] *= g0;
-        hf[nt].x[2] *= g1;
-        hf[nt].x[3] *= g1;
-      }
+      scale_frag_rows(hf, s.gC, 16 * warp, lane);
 #pragma unroll
       for (int kk = 0; kk < 4; ++kk) {
         std::uint32_t a[4];

@@ -187,16 +187,7 @@ __device__ void chain_role(const fwd_state_params& p, unsigned char* smem, const
 
     // h = diag(exp(gamma_C)) h + kg^T v_new for state rows [S0, +32)
 #pragma unroll
-    for (int mt = 0; mt < 2; ++mt) {
-      const float g0 = s.gC[S0 + 16 * mt + gid], g1 = s.gC[S0 + 16 * mt + gid + 8];
-#pragma unroll
-      for (int nt = 0; nt < 2; ++nt) {
-        hf[mt][nt].x[0] *= g0;
-        hf[mt][nt].x[1] *= g0;
-        hf[mt][nt].x[2] *= g1;
-        hf[mt][nt].x[3] *= g1;
-      }
-    }
+    for (int mt = 0; mt < 2; ++mt) scale_frag_rows(hf[mt], s.gC, S0 + 16 * mt, lane);
 #pragma unroll
     for (int kk = 0; kk < 4; ++kk) {
       std::uint32_t a[2][4];
