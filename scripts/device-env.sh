@@ -5,3 +5,33 @@ export KDA_SCENARIOS=$PWD/scenarios
 out=${OUT:-/tmp/out}
 bin=.carry/bin
 mkdir -p "$out"
+
+# gpu_tests [NAME [LIBRARY]]: both GPU test binaries (against LIBRARY, default the carried
+# libkda.so), logs in $out/gpu_{fwd,bwd}_tests[-NAME].log; prints each exit code, the pass/fail
+# counts and the failing cases.
+gpu_tests() {
+  local name=${1:+-$1} lib=${2:-$bin/libkda.so} t log
+  for t in fwd bwd; do
+    log="$out/gpu_${t}_tests$name.log"
+    KDA_LIBRARY=$lib timeout 120 $bin/gpu_${t}_tests > "$log" 2>&1
+    echo "gpu_${t}_tests${name} exit $?: $(grep -E '^\[  (PASSED|FAILED) +\] [0-9]' "$log" | tr '\n' ' ')"
+    grep -E "^\[  FAILED  \] [a-z]" "$log" | sed 's/,.*//' | sort -u | head -8
+  done
+}
+
+# ncu_kernel NAME REGEX ROW OP: Nsight Compute (full set, source counters, clocks as found) on the
+# second launch of the kernels matching REGEX in one `kda-bench --rows ROW --ops OP` call; leaves
+# $out/ncu-NAME-details.csv and the per-instruction $out/ncu-NAME-sass.csv.gz and prints the
+# headline metrics.
+ncu_kernel() {
+  local name=$1 regex=$2 row=$3 op=$4
+  timeout 120 ncu --clock-control none --kernel-name "regex:$regex" --launch-skip 1 --launch-count 1 --set full \
+    --import-source yes -o "$out/ncu-$name" $bin/kda-bench --log-level warn --rows "$row" --ops "$op" \
+    --samples 1 --calls 1 --warmup 1 --out "$out/ncu-$name-run.json" > "$out/ncu-$name.log" 2>&1
+  echo "ncu $name exit $?"
+  ncu -i "$out/ncu-$name.ncu-rep" --page details --csv > "$out/ncu-$name-details.csv" 2>&1
+  ncu -i "$out/ncu-$name.ncu-rep" --page source --csv --print-source sass > "$out/ncu-$name-sass.csv" 2>&1
+  gzip -9f "$out/ncu-$name-sass.csv" && rm -f "$out/ncu-$name.ncu-rep"
+  grep -E '"(Duration|Warp Cycles Per Issued Instruction|Issue Slots Busy|Achieved Occupancy|DRAM Throughput|Compute \(SM\) Throughput)"' \
+    "$out/ncu-$name-details.csv" | cut -d, -f13- | head
+}
