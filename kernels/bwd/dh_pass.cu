@@ -86,7 +86,7 @@ __global__ void __launch_bounds__(k_dh_threads, 1) bwd_dh_kernel(bwd_dh_params p
 
   for (int it = 0; it < n; ++it) {
     const int c = n - 1 - it;
-    const std::size_t tile = static_cast<std::size_t>(sq.first_chunk + c) * H + head;
+    const std::size_t tile = seq_tile(sq, c, H, head);
     const dh_stage s = stage_at<VT>(smem, it & 1);
 
     // step 1

@@ -186,7 +186,7 @@ __device__ void output_role(const bwd_dh_params& p, unsigned char* smem, const s
   const row_copies<2, k_group> oc(g, v_dim, k_ld, 8, VT * vt); // [.][16] bf16 tiles, 64 rows a pass
   for (int it = 0; it < n; ++it) {
     const int b = it & 1;
-    const std::size_t tile = static_cast<std::size_t>(sq.first_chunk + n - 1 - it) * p.heads + head;
+    const std::size_t tile = seq_tile(sq, n - 1 - it, p.heads, head);
     const shared_buf x = buf_at(smem, b);
     named_sync(bar_dh_full(b), 2 * k_group);
     __nv_bfloat16* const dh_dst = p.dh_out + tile * tile_sizes::kv + oc.g;

@@ -21,17 +21,12 @@ struct dh_stage {
   float* gC;                          // exp(gamma_C) [128]
 };
 
-// Chunk c's tile index.
-__device__ __forceinline__ std::size_t dh_tile(const bwd_dh_params& p, const seq_info& sq, int c, int head) {
-  return static_cast<std::size_t>(sq.first_chunk + c) * p.heads + head;
-}
-
 // The [64][128] tiles w, qg, qg_lo, kg of chunk c into s with 16-byte cp.async (this thread's
 // row_copies `wide`).
 template <typename Copies>
 __device__ __forceinline__ void load_dh_wide(const bwd_dh_params& p, const dh_stage& s, const seq_info& sq, int c,
                                              int head, const Copies& o) {
-  copy_wide_tiles<4>({s.w, s.qg, s.qg_lo, s.kg}, {p.w, p.qg, p.qg_lo, p.kg}, dh_tile(p, sq, c, head) * tile_sizes::ck,
+  copy_wide_tiles<4>({s.w, s.qg, s.qg_lo, s.kg}, {p.w, p.qg, p.qg_lo, p.kg}, seq_tile(sq, c, p.heads, head) * tile_sizes::ck,
                      o.wide);
 }
 
@@ -41,7 +36,7 @@ __device__ __forceinline__ void load_dh_wide(const bwd_dh_params& p, const dh_st
 template <typename Copies>
 __device__ __forceinline__ void load_dh_small(const bwd_dh_params& p, const dh_stage& s, const seq_info& sq, int c,
                                               int head, const Copies& o, int ld_do, int t) {
-  const std::size_t tile = dh_tile(p, sq, c, head);
+  const std::size_t tile = seq_tile(sq, c, p.heads, head);
   const std::size_t do_row0 = (static_cast<std::size_t>(sq.start + k_chunk * c) * p.heads + head) * v_dim;
 #pragma unroll
   for (int n = 0; n < 64 / o.dO.rows; ++n) {

@@ -26,6 +26,12 @@ struct seq_info {
   std::int32_t len;
 };
 
+// The tile of chunk c (counted inside the sequence) of sequence sq and head `head`: every serial
+// pass walks a sequence's chunks by it (host and device: constexpr, --expt-relaxed-constexpr).
+constexpr std::size_t seq_tile(const seq_info& sq, int c, int heads, int head) {
+  return static_cast<std::size_t>(sq.first_chunk + c) * heads + head;
+}
+
 // Intermediates are stored per (chunk, head) tile, tile = chunk * H + head, contiguous:
 // padding rows of a short last chunk are written as zeros so later stages need no masks.
 struct tile_sizes {

@@ -99,7 +99,7 @@ __global__ void __launch_bounds__(k_state_threads, 1) fwd_state_kernel(fwd_state
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
   const int gid = lane >> 2, tig = lane & 3;
   const int R0 = 16 * (warp & 3), C0 = (warp >> 2) * (VT / 2); // steps 2/3: rows [R0, +16), cols [C0, +VT/2)
-  const auto tile_of = [&](int c) { return static_cast<std::size_t>(sq.first_chunk + c) * H + head; };
+  const auto tile_of = [&](int c) { return seq_tile(sq, c, H, head); };
 
   frag_c hf[NT4] = {}; // h rows 16 warp + gid (+8), cols 8 nt + 2 tig (+1)
   const stage_copies<VT> copies(tid, vt);

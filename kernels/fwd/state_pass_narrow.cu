@@ -134,7 +134,7 @@ __device__ void chain_role(const fwd_state_params& p, unsigned char* smem, const
                            int warp, int lane) {
   const int g = warp * 32 + lane, gid = lane >> 2, tig = lane & 3, H = p.heads;
   const int R0 = 16 * warp, S0 = 32 * warp; // v_new rows [R0, +16); state rows [S0, +32)
-  const auto tile_of = [&](int c) { return static_cast<std::size_t>(sq.first_chunk + c) * H + head; };
+  const auto tile_of = [&](int c) { return seq_tile(sq, c, H, head); };
   const chain_copies copies(g, vt);
   frag_c hf[2][2] = {}; // h rows S0 + 16 mt + gid (+8), cols 8 nt + 2 tig (+1)
   if (sq.num_chunks > 0) load_chain(p, chain_at(smem, 0), tile_of(0), copies, g);
@@ -212,7 +212,7 @@ __device__ void output_role(const fwd_state_params& p, unsigned char* smem, cons
                             int ow, int lane) {
   const int g = ow * 32 + lane, gid = lane >> 2, tig = lane & 3, H = p.heads;
   const int R0 = 16 * ow; // o rows [R0, +16)
-  const auto tile_of = [&](int c) { return static_cast<std::size_t>(sq.first_chunk + c) * H + head; };
+  const auto tile_of = [&](int c) { return seq_tile(sq, c, H, head); };
   const out_copies copies(g, vt);
   if (sq.num_chunks > 0 && p.o) load_out(p, out_at(smem, 0), tile_of(0), copies);
   cp_async_commit();
