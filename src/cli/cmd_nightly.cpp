@@ -1,14 +1,17 @@
 // `kda-bench nightly [--baseline results/<gpu-class-slug>/baseline.json]`: runs the baseline's rows
-// again with its timing method and seed (timing, accuracy on sampled heads, bitwise repeat),
-// writes results/<gpu-class-slug>/<YYYY-MM-DD>.json (never overwriting: -2, -3, ...), prints the
-// table against the baseline with verdicts, and exits 1 on a regression (report/regression.hpp).
+// again with its timing method and seed (timing, accuracy on the heads the baseline checked,
+// bitwise repeat), writes results/<gpu-class-slug>/<YYYY-MM-DD>.json (never overwriting: -2, -3,
+// ...), prints the table against the baseline with verdicts, and exits 1 on a regression
+// (report/regression.hpp).
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <stdexcept>
 
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include "check/row_check.hpp"
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/gpu_session.hpp"
@@ -38,6 +41,9 @@ row_job_options row_options_of(const nightly_options& o, const report::baseline_
   r.decays = plan.decays;
   r.check = true;
   r.check_heads = o.check_heads;
+  // By default each row checks the heads its baseline entries were compared over: errors over
+  // other heads are not comparable (dA_log, a per-head sum, differs 10x between heads).
+  if (o.check_heads.empty()) r.check_heads_of_row = plan.heads_of_row;
   r.repeat_check = o.repeat_check;
   r.seed = plan.seed;
   r.threads = o.threads;
@@ -60,6 +66,33 @@ void print_findings(const report::regression_report& r, const report::regression
   std::printf("nightly: %zu regression(s)\n", r.failures.size());
   for (const auto& f : r.failures) {
     std::printf("  REGRESSION %-11s %s\n", std::string(to_string(f.kind)).c_str(), f.what.c_str());
+  }
+}
+
+// Before any row runs: by default, the baseline's heads must exist in tonight's rows (a scenario
+// with fewer heads now is a usage error, not a failure after the timing). With an explicit
+// --check-heads, one warning naming the rows whose heads now differ from the baseline's: their
+// accuracy ratios then compare errors over different heads.
+void check_heads_against_baseline(const nightly_options& o, const report::baseline_plan& plan,
+                                  const std::vector<row_key>& keys, const scenario_catalog& catalog) {
+  std::string differing;
+  for (const auto& key : keys) {
+    const auto it = plan.heads_of_row.find(key.str());
+    if (it == plan.heads_of_row.end()) continue; // the baseline did not check this row
+    const int row_heads = catalog.find(key.rows)->heads;
+    if (o.check_heads.empty()) {
+      if (it->second.back() >= row_heads) { // sorted: the last is the largest
+        throw std::invalid_argument(fmt::format("{}: the baseline checked head {}, but the row has {} heads now",
+                                                key.str(), it->second.back(), row_heads));
+      }
+    } else if (select_heads(o.check_heads, row_heads) != it->second) {
+      differing += (differing.empty() ? "" : ", ") + key.str();
+    }
+  }
+  if (!differing.empty()) {
+    spdlog::warn("--check-heads {} checks other heads than the baseline did on {}: accuracy is compared over "
+                 "different heads there (leave --check-heads out to check the baseline's)",
+                 o.check_heads, differing);
   }
 }
 
@@ -107,6 +140,7 @@ int cmd_nightly(const nightly_options& o, const std::string& command_line) {
   const report::baseline_plan plan = report::plan_from_baseline(baseline);
   const std::vector<row_key> keys = expand_row_keys(o.rows.empty() ? joined(plan.rows) : o.rows, catalog);
   const row_job_options ro = row_options_of(o, plan);
+  check_heads_against_baseline(o, plan, keys, catalog);
   const timing_method method = timing_method_of(plan.method, o.retake_throttled);
 
   const fs::path out_dir = fs::path(o.results_dir) / slug;

@@ -52,7 +52,7 @@ struct nightly_options {
   std::string ops;              // "" = the ops the baseline timed
   double threshold = 0.02;      // fail a "slower" verdict above this median slow-down
   double accuracy_factor = 1.5; // fail a rel_l2 above this factor x the baseline's
-  std::string check_heads = "2";
+  std::string check_heads;      // "" = per row the baseline's heads_checked (unchecked rows: as the main job)
   int repeat_check = 3;
   bool retake_throttled = false;
   bool print_slug = false; // print this GPU's class slug and exit

@@ -142,7 +142,10 @@ int main(int argc, char** argv) {
   nightc->add_option("--threshold", night.threshold,
                      "fail a 'slower' verdict whose median ratio is above 1 + threshold");
   nightc->add_option("--accuracy-factor", night.accuracy_factor, "fail a rel_l2 above this factor x the baseline's");
-  nightc->add_option("--check-heads", night.check_heads, "heads the FP64 reference checks (count or list)");
+  nightc->add_option("--check-heads", night.check_heads,
+                     "heads the FP64 reference checks, a count or a list as for the main job; default: per row "
+                     "the heads the baseline checked (its heads_checked), so that errors compare over the same "
+                     "heads; given, it overrides them with a warning where they differ");
   nightc->add_option("--repeat-check", night.repeat_check, "runs compared bit for bit (0: none, else >= 2)")
       ->check(CLI::NonNegativeNumber);
   nightc->add_flag("--retake-throttled", night.retake_throttled, "retake once each sample taken below 90 % of the max SM clock");

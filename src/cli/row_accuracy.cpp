@@ -3,7 +3,9 @@
 #include <chrono>
 #include <filesystem>
 #include <optional>
+#include <stdexcept>
 
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 #include "check/row_check.hpp"
@@ -72,6 +74,23 @@ void dump_outputs(io::dump_writer& dump, const host_inputs& in, const host_outpu
   dump.write_reference_heads(heads);
 }
 
+// The baseline's heads of this row when nightly gave them, else --check-heads; "" = all heads
+// on rows of <= 8 heads, else 4.
+std::vector<int> heads_to_check(const row_job_options& o, const row_key& key, int row_heads) {
+  const auto it = o.check_heads_of_row.find(key.str());
+  if (it != o.check_heads_of_row.end()) {
+    for (int h : it->second) {
+      if (h < 0 || h >= row_heads) {
+        throw std::invalid_argument(fmt::format("{}: the baseline checked head {}, but the row has {} heads",
+                                                key.str(), h, row_heads));
+      }
+    }
+    return it->second;
+  }
+  const std::string default_heads = row_heads <= 8 ? "" : "4";
+  return select_heads(o.check_heads.empty() ? default_heads : o.check_heads, row_heads);
+}
+
 } // namespace
 
 bool check_and_dump(const row_state& r, const row_job_options& o, const row_libraries& libs, row_docs& docs) {
@@ -102,8 +121,7 @@ bool check_and_dump(const row_state& r, const row_job_options& o, const row_libr
     device_row* before = reuse ? r.before : (other_before ? &*other_before : nullptr);
 
     const host_outputs got = run_once(after, can_bwd);
-    const std::string default_heads = in.dims.heads <= 8 ? "" : "4";
-    const auto heads = select_heads(o.check_heads.empty() ? default_heads : o.check_heads, in.dims.heads);
+    const auto heads = heads_to_check(o, r.key, in.dims.heads);
     auto last = std::chrono::steady_clock::now();
     const auto ref = reference_for(in, heads, can_bwd, o.threads, [&](std::int64_t done, std::int64_t total) {
       const auto now = std::chrono::steady_clock::now();

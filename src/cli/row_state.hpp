@@ -2,6 +2,7 @@
 // The vocabulary of one row's job, shared by its parts (row_timing, row_accuracy, row_repeat) and
 // by the two jobs that run rows (the main job, cmd_run.cpp, and nightly, cmd_nightly.cpp).
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,10 @@ struct row_job_options {
   std::vector<decay_regime> decays; // the first one's inputs are timed; all are checked
   bool check = false;               // compare with the FP64 reference; a failure fails the row
   std::string check_heads;          // "" = all heads on rows of <= 8 heads, else 4
+  // nightly: the baseline's heads per row key, checked instead of `check_heads` so that errors
+  // are compared over the same heads (baseline_plan::heads_of_row); empty when --check-heads is
+  // given, or for the main job. A list of heads, not a --check-heads spec: "17" there is a count.
+  std::map<std::string, std::vector<int>> check_heads_of_row;
   int repeat_check = 0;             // >= 2: repeat and compare bits
   bool same_bits = false;           // with BEFORE: compare every output's bits with BEFORE's
   std::string dump_root;            // "" = no dump; a sub-folder per row when several rows run

@@ -29,7 +29,12 @@ baseline_plan plan_from_baseline(const results_doc& b) {
   for (const auto& a : b.accuracy) {
     add_once(p.rows, a.row);
     add_once(p.decays, a.decay);
+    // An entry listing no heads says nothing about which to check; the row keeps the default.
+    if (a.heads_checked.empty()) continue;
+    auto& heads = p.heads_of_row[a.row];
+    for (int h : a.heads_checked) add_once(heads, h);
   }
+  for (auto& [row, heads] : p.heads_of_row) std::sort(heads.begin(), heads.end());
   for (const auto& d : b.determinism) add_once(p.rows, d.row);
   if (p.rows.empty()) {
     throw report_error("the baseline holds no timing, accuracy or determinism entry");
