@@ -86,20 +86,31 @@ __device__ __forceinline__ void load8(const __nv_bfloat16* p, float (&out)[8]) {
   out[0] = a.x, out[1] = a.y, out[2] = a.z, out[3] = a.w, out[4] = b.x, out[5] = b.y, out[6] = b.z, out[7] = b.w;
 }
 
-// Akk and Aqk of sub-block (I, J), I >= J, with tensor cores (reference row n = 16 I).
+// Akk and Aqk of the NJ sub-blocks (I, J0), ..., (I, J0 + NJ - 1), all J <= I, with tensor cores
+// (reference row n = 16 I). The A operands (rows of block I gated to n: k' and q' times
+// exp(gamma_i - gamma_n)) do not depend on J: formed once per k step for all NJ sub-blocks (v14;
+// before, once per sub-block). Each sub-block's sums take the same operands in the same order as
+// one sub-block alone would: the same bits.
 // The contraction index d may be assigned to fragment k-slots in any order, as long as A and B
 // agree: thread (gid, tig) takes d = d0 + 4 tig + {0, 1} for the first k8 step (slots tig,
 // tig + 4) and {2, 3} for the second, so all its operands come from 4 consecutive columns (one
 // vector load per row instead of eight scalar ones).
-template <bool L2N>
-__device__ void intra_block_mma(const intra_ctx<L2N>& c, int I, int J, int lane) {
+template <int NJ, bool L2N>
+__device__ void intra_block_mma(const intra_ctx<L2N>& c, int I, int J0, int lane) {
   const int gid = lane >> 2, tig = lane & 3;
   const int n = 16 * I;
   const int i0 = n + gid, i1 = i0 + 8;
-  const int j0 = 16 * J + gid, j1 = j0 + 8; // B rows of n-tiles 0 and 1
   const float rq0 = c.rq(i0), rq1 = c.rq(i1), rk0 = c.rk(i0), rk1 = c.rk(i1);
-  const float rkj0 = c.rk(j0), rkj1 = c.rk(j1);
-  frag_c kk[2] = {}, qk[2] = {};
+  int jr[NJ][2];     // B rows of n-tiles 0 and 1 of each sub-block
+  float rkj[NJ][2];
+#pragma unroll
+  for (int t = 0; t < NJ; ++t) {
+    jr[t][0] = 16 * (J0 + t) + gid;
+    jr[t][1] = jr[t][0] + 8;
+    rkj[t][0] = c.rk(jr[t][0]);
+    rkj[t][1] = c.rk(jr[t][1]);
+  }
+  frag_c kk[NJ][2] = {}, qk[NJ][2] = {};
 #pragma unroll 2
   for (int d0 = 0; d0 < k_dim; d0 += 16) {
     const int d = d0 + 4 * tig;
@@ -107,14 +118,20 @@ __device__ void intra_block_mma(const intra_ctx<L2N>& c, int I, int J, int lane)
     const float4 g0 = f4(c.s_g + i0 * k_ld_g + d), g1 = f4(c.s_g + i1 * k_ld_g + d);
     const float4 k0 = bf4(c.s_k + i0 * k_ld_bf + d), k1 = bf4(c.s_k + i1 * k_ld_bf + d);
     const float4 q0 = bf4(c.s_q + i0 * k_ld_bf + d), q1 = bf4(c.s_q + i1 * k_ld_bf + d);
-    const float4 gj0 = f4(c.s_g + j0 * k_ld_g + d), gj1 = f4(c.s_g + j1 * k_ld_g + d);
-    const float4 kj0 = bf4(c.s_k + j0 * k_ld_bf + d), kj1 = bf4(c.s_k + j1 * k_ld_bf + d);
     const float gnv[4] = {gn.x, gn.y, gn.z, gn.w};
     const float g0v[4] = {g0.x, g0.y, g0.z, g0.w}, g1v[4] = {g1.x, g1.y, g1.z, g1.w};
     const float k0v[4] = {k0.x, k0.y, k0.z, k0.w}, k1v[4] = {k1.x, k1.y, k1.z, k1.w};
     const float q0v[4] = {q0.x, q0.y, q0.z, q0.w}, q1v[4] = {q1.x, q1.y, q1.z, q1.w};
-    const float gj0v[4] = {gj0.x, gj0.y, gj0.z, gj0.w}, gj1v[4] = {gj1.x, gj1.y, gj1.z, gj1.w};
-    const float kj0v[4] = {kj0.x, kj0.y, kj0.z, kj0.w}, kj1v[4] = {kj1.x, kj1.y, kj1.z, kj1.w};
+    float gjv[NJ][2][4], kjv[NJ][2][4];
+#pragma unroll
+    for (int t = 0; t < NJ; ++t) {
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const float4 gj = f4(c.s_g + jr[t][h] * k_ld_g + d), kj = bf4(c.s_k + jr[t][h] * k_ld_bf + d);
+        gjv[t][h][0] = gj.x, gjv[t][h][1] = gj.y, gjv[t][h][2] = gj.z, gjv[t][h][3] = gj.w;
+        kjv[t][h][0] = kj.x, kjv[t][h][1] = kj.y, kjv[t][h][2] = kj.z, kjv[t][h][3] = kj.w;
+      }
+    }
 #pragma unroll
     for (int step = 0; step < 2; ++step) {
       const int a = 2 * step, b = a + 1; // the two d of this k8 step: slots tig and tig + 4
@@ -124,29 +141,35 @@ __device__ void intra_block_mma(const intra_ctx<L2N>& c, int I, int J, int lane)
                                    to_tf32(k0v[b] * rk0 * e0b), to_tf32(k1v[b] * rk1 * e1b)};
       const std::uint32_t aq[4] = {to_tf32(q0v[a] * rq0 * e0a), to_tf32(q1v[a] * rq1 * e1a),
                                    to_tf32(q0v[b] * rq0 * e0b), to_tf32(q1v[b] * rq1 * e1b)};
-      const std::uint32_t b0[2] = {to_tf32(kj0v[a] * rkj0 * exp_ftz(gnv[a] - gj0v[a])),
-                                   to_tf32(kj0v[b] * rkj0 * exp_ftz(gnv[b] - gj0v[b]))};
-      const std::uint32_t b1[2] = {to_tf32(kj1v[a] * rkj1 * exp_ftz(gnv[a] - gj1v[a])),
-                                   to_tf32(kj1v[b] * rkj1 * exp_ftz(gnv[b] - gj1v[b]))};
-      mma_tf32_1688(kk[0], ak, b0);
-      mma_tf32_1688(qk[0], aq, b0);
-      mma_tf32_1688(kk[1], ak, b1);
-      mma_tf32_1688(qk[1], aq, b1);
+#pragma unroll
+      for (int t = 0; t < NJ; ++t) {
+        const std::uint32_t b0[2] = {to_tf32(kjv[t][0][a] * rkj[t][0] * exp_ftz(gnv[a] - gjv[t][0][a])),
+                                     to_tf32(kjv[t][0][b] * rkj[t][0] * exp_ftz(gnv[b] - gjv[t][0][b]))};
+        const std::uint32_t b1[2] = {to_tf32(kjv[t][1][a] * rkj[t][1] * exp_ftz(gnv[a] - gjv[t][1][a])),
+                                     to_tf32(kjv[t][1][b] * rkj[t][1] * exp_ftz(gnv[b] - gjv[t][1][b]))};
+        mma_tf32_1688(kk[t][0], ak, b0);
+        mma_tf32_1688(qk[t][0], aq, b0);
+        mma_tf32_1688(kk[t][1], ak, b1);
+        mma_tf32_1688(qk[t][1], aq, b1);
+      }
     }
   }
 #pragma unroll
-  for (int nt = 0; nt < 2; ++nt) {
+  for (int t = 0; t < NJ; ++t) {
 #pragma unroll
-    for (int half = 0; half < 2; ++half) {
-      const int i = n + gid + 8 * half;
-      const int j = 16 * J + 8 * nt + 2 * tig;
-      float a0 = kk[nt].x[2 * half], a1 = kk[nt].x[2 * half + 1];
-      float q0 = qk[nt].x[2 * half], q1 = qk[nt].x[2 * half + 1];
-      c.s_A[i * k_ld_a + j] = i > j ? c.s_beta[i] * a0 : 0.f;
-      c.s_A[i * k_ld_a + j + 1] = i > j + 1 ? c.s_beta[i] * a1 : 0.f;
-      q0 = i >= j ? q0 : 0.f;
-      q1 = i >= j + 1 ? q1 : 0.f;
-      *reinterpret_cast<std::uint32_t*>(c.Aqk + i * k_chunk + j) = pack_bf16(q0, q1);
+    for (int nt = 0; nt < 2; ++nt) {
+#pragma unroll
+      for (int half = 0; half < 2; ++half) {
+        const int i = n + gid + 8 * half;
+        const int j = 16 * (J0 + t) + 8 * nt + 2 * tig;
+        float a0 = kk[t][nt].x[2 * half], a1 = kk[t][nt].x[2 * half + 1];
+        float q0 = qk[t][nt].x[2 * half], q1 = qk[t][nt].x[2 * half + 1];
+        c.s_A[i * k_ld_a + j] = i > j ? c.s_beta[i] * a0 : 0.f;
+        c.s_A[i * k_ld_a + j + 1] = i > j + 1 ? c.s_beta[i] * a1 : 0.f;
+        q0 = i >= j ? q0 : 0.f;
+        q1 = i >= j + 1 ? q1 : 0.f;
+        *reinterpret_cast<std::uint32_t*>(c.Aqk + i * k_chunk + j) = pack_bf16(q0, q1);
+      }
     }
   }
 }
@@ -247,19 +270,27 @@ __global__ void __launch_bounds__(k_intra_threads, 2) fwd_intra_kernel(fwd_intra
   // ---- Akk (into s_A) and Aqk (to global) by 16x16 sub-blocks ----
   const intra_ctx<L2N> c{s_q, s_k, s_g, s_A, s_beta, s_rq, s_rk, p.Aqk + tile * tile_sizes::cc, p.scale};
   {
-    // Sub-blocks (I, J) as nibbles 4 I + J, item 0 lowest, largest work first:
-    // (3,0) (3,1) (3,2) (2,0) (2,1) (1,0) (3,3) (2,2) (1,1) (0,0); warp w takes items w and w + 8.
-    constexpr unsigned long long k_items = 0x05AF498EDCull;
-    for (int it = warp; it < 10; it += 8) {
-      const int I = static_cast<int>((k_items >> (4 * it)) & 0xf) >> 2;
-      const int J = static_cast<int>((k_items >> (4 * it)) & 0x3);
-      if (I != J || !slow[I]) intra_block_mma(c, I, J, lane);
+    // Units of sub-blocks sharing their row block I (A operands formed once a unit), one per
+    // warp 0-5: (3; 0, 1) (3; 2, 3) (2; 0, 1) (2; 2) (1; 0, 1) (0; 0), as nibbles per warp of I,
+    // the first J and the count. A diagonal block with a wide gamma span (slow) is left out of its
+    // unit (it is the unit's last): intra_pair_exact takes it below.
+    if (warp < 6) {
+      const int I = (0x012233 >> (4 * warp)) & 0xf, J0 = (0x002020 >> (4 * warp)) & 0xf;
+      int nj = (0x121222 >> (4 * warp)) & 0xf;
+      const int slow_mask = (slow[0] ? 1 : 0) | (slow[1] ? 2 : 0) | (slow[2] ? 4 : 0) | (slow[3] ? 8 : 0);
+      if (J0 + nj - 1 == I && ((slow_mask >> I) & 1)) --nj;
+      if (nj == 2) {
+        intra_block_mma<2>(c, I, J0, lane);
+      } else if (nj == 1) {
+        intra_block_mma<1>(c, I, J0, lane);
+      }
     }
-    // While warps 0 and 1 take their second item, warps 2..7 write qg (and for the backward its
-    // bf16 lo half), kg and exp(gamma_C) (they only read gamma, q, k, which nothing changes before
-    // the barrier).
-    if (warp >= 2) {
-      for (int idx = tid - 64; idx < k_chunk * 16; idx += k_intra_threads - 64) {
+    // Warps 3, 5, 6 and 7 (the one-block units and the free warps) write qg (and for the
+    // backward its bf16 lo half), kg and exp(gamma_C) meanwhile (they only read gamma, q, k,
+    // which nothing changes before the barrier).
+    if (warp == 3 || warp >= 5) {
+      const int writer = (warp == 3 ? 0 : warp - 4) * 32 + lane; // 0 .. 127
+      for (int idx = writer; idx < k_chunk * 16; idx += 128) {
         const int i = idx >> 4, d0 = (idx & 15) * 8;
         // 8 consecutive d per thread: vector shared loads (2 x 16 B of gamma and gamma_C,
         // 2 x 8 B of q and k) instead of 32 scalar ones; the arithmetic per element is unchanged.
@@ -280,7 +311,7 @@ __global__ void __launch_bounds__(k_intra_threads, 2) fwd_intra_kernel(fwd_intra
         if (p.qg_lo) *reinterpret_cast<uint4*>(p.qg_lo + off) = make_uint4(qg_lo[0], qg_lo[1], qg_lo[2], qg_lo[3]);
         *reinterpret_cast<uint4*>(p.kg + off) = make_uint4(kg_out[0], kg_out[1], kg_out[2], kg_out[3]);
       }
-      if (tid - 64 < k_dim) p.gC[tile * k_dim + tid - 64] = expf(s_gamC[tid - 64]);
+      p.gC[tile * k_dim + writer] = expf(s_gamC[writer]); // 128 writers, one per column
     }
     for (int pp = tid; pp < 4 * 136; pp += k_intra_threads) {
       const int I = pp / 136;
