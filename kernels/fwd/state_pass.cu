@@ -69,20 +69,28 @@ struct stage_copies {
         aqk(tid, k_chunk, k_ld_aqk, 8), h(tid, v_dim, state_smem<VT>::ld, 8, VT * vt) {}
 };
 
-template <int VT>
+// O: the pass writes o (the forward); without (the replay backward's h and v_new) qg and Aqk are
+// not read.
+template <int VT, bool O>
 __device__ __forceinline__ void load_stage(const fwd_state_params& p, const stage_ptrs& s, std::size_t tile,
                                            const stage_copies<VT>& o, int tid) {
   const std::size_t ck = tile * tile_sizes::ck;
-  copy_wide_tiles<3>({s.w, s.qg, s.kg}, {p.w, p.qg, p.kg}, ck, o.wide);
+  if constexpr (O) {
+    copy_wide_tiles<3>({s.w, s.qg, s.kg}, {p.w, p.qg, p.kg}, ck, o.wide);
+  } else {
+    copy_wide_tiles<2>({s.w, s.kg}, {p.w, p.kg}, ck, o.wide);
+  }
 #pragma unroll
   for (int n = 0; n < 64 / o.u.rows; ++n) {
     cp_async_16(s.u + o.u.s + n * o.u.rows * state_smem<VT>::ldu, p.u + ck + o.u.g + n * o.u.rows * v_dim);
   }
-  copy_aqk_tile(s.Aqk, p.Aqk, tile, o.aqk);
+  if constexpr (O) copy_aqk_tile(s.Aqk, p.Aqk, tile, o.aqk);
   copy_gamma_C(s.gC, p.gC, tile, tid);
 }
 
-template <int VT>
+// O = (p.o != nullptr): without o (bwd_state_replay) the pass skips qg h, step 3 and the loads of
+// qg and Aqk (v15: before, it computed o and dropped it); h and v_new are the same bits either way.
+template <int VT, bool O>
 __global__ void __launch_bounds__(k_state_threads, 1) fwd_state_kernel(fwd_state_params p) {
   using L = state_smem<VT>;
   constexpr int ld = L::ld;
@@ -103,7 +111,7 @@ __global__ void __launch_bounds__(k_state_threads, 1) fwd_state_kernel(fwd_state
 
   frag_c hf[NT4] = {}; // h rows 16 warp + gid (+8), cols 8 nt + 2 tig (+1)
   const stage_copies<VT> copies(tid, vt);
-  if (sq.num_chunks > 0) load_stage<VT>(p, stage_at<VT>(smem, 0), tile_of(0), copies, tid);
+  if (sq.num_chunks > 0) load_stage<VT, O>(p, stage_at<VT>(smem, 0), tile_of(0), copies, tid);
   cp_async_commit();
 
   for (int c = 0; c < sq.num_chunks; ++c) {
@@ -119,7 +127,7 @@ __global__ void __launch_bounds__(k_state_threads, 1) fwd_state_kernel(fwd_state
     }
     cp_async_wait<0>();
     __syncthreads();
-    if (c + 1 < sq.num_chunks) load_stage<VT>(p, stage_at<VT>(smem, (c + 1) & 1), tile_of(c + 1), copies, tid);
+    if (c + 1 < sq.num_chunks) load_stage<VT, O>(p, stage_at<VT>(smem, (c + 1) & 1), tile_of(c + 1), copies, tid);
     cp_async_commit();
     if (p.h_out) {
       const auto& hc = copies.h;
@@ -138,15 +146,17 @@ __global__ void __launch_bounds__(k_state_threads, 1) fwd_state_kernel(fwd_state
     for (int kk = 0; kk < 8; ++kk) {
       std::uint32_t aw[4], aq[4];
       load_a_bf16(aw, s.w + R0 * k_ld_wide + 16 * kk, k_ld_wide, lane);
-      load_a_bf16(aq, s.qg + R0 * k_ld_wide + 16 * kk, k_ld_wide, lane);
+      if constexpr (O) load_a_bf16(aq, s.qg + R0 * k_ld_wide + 16 * kk, k_ld_wide, lane);
 #pragma unroll
       for (int np = 0; np < NT2 / 2; ++np) {
         std::uint32_t b0[2], b1[2];
         load_b_bf16_x2(b0, b1, s_h + 16 * kk * ld + C0 + 16 * np, ld, lane);
         mma_bf16_16816(av[2 * np], aw, b0);
         mma_bf16_16816(av[2 * np + 1], aw, b1);
-        mma_bf16_16816(ao[2 * np], aq, b0);
-        mma_bf16_16816(ao[2 * np + 1], aq, b1);
+        if constexpr (O) {
+          mma_bf16_16816(ao[2 * np], aq, b0);
+          mma_bf16_16816(ao[2 * np + 1], aq, b1);
+        }
       }
     }
 #pragma unroll
@@ -166,23 +176,23 @@ __global__ void __launch_bounds__(k_state_threads, 1) fwd_state_kernel(fwd_state
     }
     __syncthreads();
 
-    // step 3
+    // step 3 (o only)
+    if constexpr (O) {
 #pragma unroll
-    for (int kk = 0; kk < 4; ++kk) {
-      std::uint32_t a[4];
-      load_a_bf16(a, s.Aqk + R0 * k_ld_aqk + 16 * kk, k_ld_aqk, lane);
+      for (int kk = 0; kk < 4; ++kk) {
+        std::uint32_t a[4];
+        load_a_bf16(a, s.Aqk + R0 * k_ld_aqk + 16 * kk, k_ld_aqk, lane);
 #pragma unroll
-      for (int np = 0; np < NT2 / 2; ++np) {
+        for (int np = 0; np < NT2 / 2; ++np) {
 #pragma unroll
-        for (const __nv_bfloat16* part : {s_vn, s_vn_lo}) { // v_new = hi + lo
-          std::uint32_t b0[2], b1[2];
-          load_b_bf16_x2(b0, b1, part + 16 * kk * ld + C0 + 16 * np, ld, lane);
-          mma_bf16_16816(ao[2 * np], a, b0);
-          mma_bf16_16816(ao[2 * np + 1], a, b1);
+          for (const __nv_bfloat16* part : {s_vn, s_vn_lo}) { // v_new = hi + lo
+            std::uint32_t b0[2], b1[2];
+            load_b_bf16_x2(b0, b1, part + 16 * kk * ld + C0 + 16 * np, ld, lane);
+            mma_bf16_16816(ao[2 * np], a, b0);
+            mma_bf16_16816(ao[2 * np + 1], a, b1);
+          }
         }
       }
-    }
-    if (p.o) {
 #pragma unroll
       for (int hh = 0; hh < 2; ++hh) {
         const int t = k_chunk * c + R0 + gid + 8 * hh; // the owned rows, addressed once
@@ -221,7 +231,12 @@ __global__ void __launch_bounds__(k_state_threads, 1) fwd_state_kernel(fwd_state
 
 template <int VT>
 cudaError_t launch_vt(const fwd_state_params& p, int num_seqs, cudaStream_t stream) {
-  return launch_serial<fwd_state_kernel<VT>>(p, num_seqs, v_dim / VT, k_state_threads, state_smem<VT>::bytes, stream);
+  if (p.o) {
+    return launch_serial<fwd_state_kernel<VT, true>>(p, num_seqs, v_dim / VT, k_state_threads, state_smem<VT>::bytes,
+                                                     stream);
+  }
+  return launch_serial<fwd_state_kernel<VT, false>>(p, num_seqs, v_dim / VT, k_state_threads, state_smem<VT>::bytes,
+                                                    stream);
 }
 
 } // namespace
