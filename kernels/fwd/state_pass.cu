@@ -4,6 +4,8 @@
 //   step 2  warp (row block, column half): v_new = u - w h, o = qg h          (K = 128)
 //   step 3  o += Aqk v_new                                                      (K = 64)
 //   step 4  warp = 16 state rows: h = diag(exp(gamma_C)) h + kg^T v_new        (K = 64)
+// Without o (the replay backward's bwd_state_replay) the o terms of steps 2 and 3 and the loads
+// of qg and Aqk are left out (template O).
 // bf16 operands, FP32 accumulation, fixed k order: deterministic. u is read in FP32, and v_new
 // enters steps 3 and 4 as hi = bf16(v_new) plus lo = bf16(v_new - hi): two mma per k step, each
 // product exact in the FP32 accumulator, so v_new counts with 16 significant bits (its bf16

@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""Stall samples and executed instructions of one kernel, per phase of its source.
+
+    python3 scripts/ncu_phases.py LIB.so KERNEL NCU_SASS.csv[.gz] FILE.cu FIRST_LINE \
+        'loads:196-313,3a:314-347,...'
+
+NCU_SASS.csv is Nsight Compute's per-instruction source page of one launch (`ncu -i REP --page
+source --csv --print-source sass`; scripts/device-env.sh's ncu_kernel writes it). It carries no
+source lines, so the same build's cubin is disassembled here with line info (`nvdisasm -g`) and
+the two are matched instruction by instruction. An instruction belongs to the phase of the last
+line of FILE.cu at or after FIRST_LINE (the kernel body) before it: code inlined from helpers and
+other files counts for the body line that called it. KERNEL is a substring of the mangled name,
+e.g. 'bwd_grad_kernelILb0ELb0E' for bwd_grad<false, false>.
+
+Needs cuobjdump and nvdisasm on PATH (not in this machine's CUDA 13.0; the pip wheels
+nvidia-cuda-cuobjdump and nvidia-cuda-nvdisasm carry them, under nvidia/cu13/bin). Prints, per
+phase, its share of the stall samples and of the executed instructions and its four largest
+stall reasons, then the reasons over the whole kernel and the source lines with most samples.
+"""
+from __future__ import annotations
+
+import argparse
+import collections
+import csv
+import gzip
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+LINE_RE = re.compile(r'//## File "([^"]+)", line (\d+)')
+INSN_RE = re.compile(r"/\*[0-9a-f]{4,}\*/")
+
+
+def parse_phases(spec: str) -> list[tuple[str, int, int]]:
+    phases = []
+    for item in spec.split(","):
+        name, span = item.split(":")
+        lo, hi = span.split("-")
+        phases.append((name, int(lo), int(hi)))
+    return phases
+
+
+def disassemble(lib: Path, kernel: str, source: str, first_line: int) -> list[tuple[int | None, tuple]]:
+    """(body line, innermost (file, line)) of every instruction of the kernel, in address order."""
+    with tempfile.TemporaryDirectory() as tmp:
+        subprocess.run(["cuobjdump", "-xelf", "all", str(lib.resolve())], cwd=tmp, check=True, capture_output=True)
+        text = ""
+        for cubin in sorted(Path(tmp).glob("*.cubin")):
+            out = subprocess.run(["nvdisasm", "-g", "-c", str(cubin)], check=True, capture_output=True, text=True)
+            if kernel in out.stdout:
+                text = out.stdout
+                break
+    if not text:
+        sys.exit(f"no kernel matching {kernel!r} in {lib}")
+    insns, inside, body, where = [], False, None, None
+    for line in text.splitlines():
+        if line.startswith(".text."):
+            inside = kernel in line
+            continue
+        if not inside:
+            continue
+        m = LINE_RE.search(line)
+        if m:
+            where = (m.group(1).split("/")[-1], int(m.group(2)))
+            if source in m.group(1) and where[1] >= first_line:
+                body = where[1]
+        elif INSN_RE.search(line) and not line.strip().startswith("//"):
+            insns.append((body, where))
+    return insns
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("lib", type=Path, help="the library (or cubin container) the profile ran")
+    ap.add_argument("kernel", help="substring of the kernel's mangled name")
+    ap.add_argument("csv", type=Path, help="ncu's per-instruction source page, .csv or .csv.gz")
+    ap.add_argument("source", help="the kernel's source file name, e.g. grad.cu")
+    ap.add_argument("first_line", type=int, help="first line of the kernel body in that file")
+    ap.add_argument("phases", help="name:first-last source lines, comma-separated")
+    a = ap.parse_args()
+
+    phases = parse_phases(a.phases)
+    insns = disassemble(a.lib, a.kernel, a.source, a.first_line)
+    opener = gzip.open if a.csv.suffix == ".gz" else open
+    with opener(a.csv, "rt") as f:
+        rows = list(csv.reader(f))
+    header, data = rows[1], rows[2:]  # row 0 names the kernel
+    if len(data) != len(insns):
+        sys.exit(f"{len(data)} instructions in the profile, {len(insns)} in the disassembly: not the same build")
+    i_samples = header.index("Warp Stall Sampling (All Samples)")
+    i_executed = header.index("Instructions Executed")
+    reasons = [(h[len("stall_"):], i) for i, h in enumerate(header) if h.startswith("stall_") and "(" not in h]
+
+    samples, executed = collections.Counter(), collections.Counter()
+    by_reason = collections.defaultdict(collections.Counter)
+    by_line = collections.Counter()
+    for (body, where), r in zip(insns, data):
+        phase = next((p for p, lo, hi in phases if body is not None and lo <= body <= hi), "other")
+        s = int(r[i_samples] or 0)
+        samples[phase] += s
+        executed[phase] += int(r[i_executed] or 0)
+        by_line[where] += s
+        for name, i in reasons:
+            by_reason[phase][name] += int(r[i] or 0)
+    total_s, total_e = sum(samples.values()) or 1, sum(executed.values()) or 1
+    print(f"{a.kernel}: {len(insns)} instructions, {total_s} stall samples")
+    for p in [p for p, _, _ in phases] + ["other"]:
+        top = " ".join(f"{k} {100 * v / total_s:.1f}" for k, v in by_reason[p].most_common(4))
+        print(f"{p:14s} samples {100 * samples[p] / total_s:5.1f} %  instructions {100 * executed[p] / total_e:5.1f} %  | {top}")
+    overall = collections.Counter()
+    for c in by_reason.values():
+        overall.update(c)
+    print("reasons:", " ".join(f"{k} {100 * v / total_s:.1f}" for k, v in overall.most_common(10)))
+    print("lines:", ", ".join(f"{w[0]}:{w[1]} {100 * s / total_s:.1f}" for w, s in by_line.most_common(20) if w))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
