@@ -16,6 +16,8 @@ Needs cuobjdump and nvdisasm on PATH (not in this machine's CUDA 13.0; the pip w
 nvidia-cuda-cuobjdump and nvidia-cuda-nvdisasm carry them, under nvidia/cu13/bin). Prints, per
 phase, its share of the stall samples and of the executed instructions and its four largest
 stall reasons, then the reasons over the whole kernel and the source lines with most samples.
+Only disassemble() runs those tools; the parsing (instructions_of) and the counting (attribute)
+take text and rows, so tests/python/test_ncu_phases.py checks them on machines without CUDA.
 """
 from __future__ import annotations
 
@@ -28,6 +30,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import NamedTuple
 
 LINE_RE = re.compile(r'//## File "([^"]+)", line (\d+)')
 INSN_RE = re.compile(r"/\*[0-9a-f]{4,}\*/")
@@ -42,8 +45,30 @@ def parse_phases(spec: str) -> list[tuple[str, int, int]]:
     return phases
 
 
-def disassemble(lib: Path, kernel: str, source: str, first_line: int) -> list[tuple[int | None, tuple]]:
-    """(body line, innermost (file, line)) of every instruction of the kernel, in address order."""
+def instructions_of(text: str, kernel: str, source: str, first_line: int) -> list[tuple[int | None, tuple | None]]:
+    """(body line, innermost (file, line)) of every instruction of the kernel in `nvdisasm -g` text,
+    in address order. Body line is None before the first line of `source` at or after first_line."""
+    insns, inside, body, where = [], False, None, None
+    for line in text.splitlines():
+        if line.startswith(".text."):
+            inside = kernel in line  # one cubin holds every instantiation; count only this one
+            continue
+        if not inside:
+            continue
+        m = LINE_RE.search(line)
+        if m:
+            where = (m.group(1).split("/")[-1], int(m.group(2)))
+            # Lines above first_line are helpers defined in the same file: they stay with the
+            # body line that called them, like code inlined from other files.
+            if source in m.group(1) and where[1] >= first_line:
+                body = where[1]
+        elif INSN_RE.search(line) and not line.strip().startswith("//"):
+            insns.append((body, where))
+    return insns
+
+
+def disassemble(lib: Path, kernel: str, source: str, first_line: int) -> list[tuple[int | None, tuple | None]]:
+    """instructions_of the cubin in lib that holds the kernel (runs cuobjdump and nvdisasm)."""
     with tempfile.TemporaryDirectory() as tmp:
         subprocess.run(["cuobjdump", "-xelf", "all", str(lib.resolve())], cwd=tmp, check=True, capture_output=True)
         text = ""
@@ -54,21 +79,47 @@ def disassemble(lib: Path, kernel: str, source: str, first_line: int) -> list[tu
                 break
     if not text:
         sys.exit(f"no kernel matching {kernel!r} in {lib}")
-    insns, inside, body, where = [], False, None, None
-    for line in text.splitlines():
-        if line.startswith(".text."):
-            inside = kernel in line
-            continue
-        if not inside:
-            continue
-        m = LINE_RE.search(line)
-        if m:
-            where = (m.group(1).split("/")[-1], int(m.group(2)))
-            if source in m.group(1) and where[1] >= first_line:
-                body = where[1]
-        elif INSN_RE.search(line) and not line.strip().startswith("//"):
-            insns.append((body, where))
-    return insns
+    return instructions_of(text, kernel, source, first_line)
+
+
+def read_profile(path: Path) -> tuple[list[str], list[list[str]]]:
+    """(header, one row per instruction) of ncu's per-instruction CSV, plain or gzipped."""
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rt") as f:
+        rows = list(csv.reader(f))
+    return rows[1], rows[2:]  # row 0 names the kernel
+
+
+class Attribution(NamedTuple):
+    samples: collections.Counter  # phase -> stall samples
+    executed: collections.Counter  # phase -> executed instructions
+    by_reason: collections.defaultdict  # phase -> Counter(stall reason -> samples)
+    by_line: collections.Counter  # innermost (file, line) -> stall samples
+
+
+def attribute(insns, header: list[str], data: list[list[str]], phases: list[tuple[str, int, int]]) -> Attribution:
+    """Counts of each profile row under the phase of its instruction's body line ("other" if none)."""
+    # The rows carry no addresses or lines, so they match the disassembly only by position; a
+    # different count means another build, and zip would silently pair the wrong instructions.
+    if len(data) != len(insns):
+        sys.exit(f"{len(data)} instructions in the profile, {len(insns)} in the disassembly: not the same build")
+    i_samples = header.index("Warp Stall Sampling (All Samples)")
+    i_executed = header.index("Instructions Executed")
+    # "stall_x (Not Issued)" columns are a subset of stall_x: counting both would double them.
+    reasons = [(h[len("stall_"):], i) for i, h in enumerate(header) if h.startswith("stall_") and "(" not in h]
+
+    samples, executed = collections.Counter(), collections.Counter()
+    by_reason = collections.defaultdict(collections.Counter)
+    by_line = collections.Counter()
+    for (body, where), r in zip(insns, data):
+        phase = next((p for p, lo, hi in phases if body is not None and lo <= body <= hi), "other")
+        s = int(r[i_samples] or 0)
+        samples[phase] += s
+        executed[phase] += int(r[i_executed] or 0)
+        by_line[where] += s
+        for name, i in reasons:
+            by_reason[phase][name] += int(r[i] or 0)
+    return Attribution(samples, executed, by_reason, by_line)
 
 
 def main() -> int:
@@ -83,27 +134,8 @@ def main() -> int:
 
     phases = parse_phases(a.phases)
     insns = disassemble(a.lib, a.kernel, a.source, a.first_line)
-    opener = gzip.open if a.csv.suffix == ".gz" else open
-    with opener(a.csv, "rt") as f:
-        rows = list(csv.reader(f))
-    header, data = rows[1], rows[2:]  # row 0 names the kernel
-    if len(data) != len(insns):
-        sys.exit(f"{len(data)} instructions in the profile, {len(insns)} in the disassembly: not the same build")
-    i_samples = header.index("Warp Stall Sampling (All Samples)")
-    i_executed = header.index("Instructions Executed")
-    reasons = [(h[len("stall_"):], i) for i, h in enumerate(header) if h.startswith("stall_") and "(" not in h]
-
-    samples, executed = collections.Counter(), collections.Counter()
-    by_reason = collections.defaultdict(collections.Counter)
-    by_line = collections.Counter()
-    for (body, where), r in zip(insns, data):
-        phase = next((p for p, lo, hi in phases if body is not None and lo <= body <= hi), "other")
-        s = int(r[i_samples] or 0)
-        samples[phase] += s
-        executed[phase] += int(r[i_executed] or 0)
-        by_line[where] += s
-        for name, i in reasons:
-            by_reason[phase][name] += int(r[i] or 0)
+    header, data = read_profile(a.csv)
+    samples, executed, by_reason, by_line = attribute(insns, header, data, phases)
     total_s, total_e = sum(samples.values()) or 1, sum(executed.values()) or 1
     print(f"{a.kernel}: {len(insns)} instructions, {total_s} stall samples")
     for p in [p for p, _, _ in phases] + ["other"]:
