@@ -6,11 +6,11 @@ set(_kda_cli_data ${CMAKE_CURRENT_SOURCE_DIR}/data/cli)
 set(_kda_cli_tmp ${CMAKE_CURRENT_BINARY_DIR}/cli_tmp)
 
 # kda_cli_test(NAME EXIT_CODE <n|NONZERO> ARGS ... [MATCH regex ...] [NO_MATCH regex]
-#              [EXACT_STDOUT line ...] [CLEAN_DIR dir] [SETUP_ARGS ...] [EXPECT_FILES file ...]
+#              [STDOUT_NO_MATCH regex] [EXACT_STDOUT line ...] [CLEAN_DIR dir] [SETUP_ARGS ...] [EXPECT_FILES file ...]
 #              [SKIP_IF_GPU])
-# Arguments and lines may not hold '|' or ';'.
+# Arguments and lines may not hold '|' or ';', and an empty EXACT_STDOUT line is dropped.
 function(kda_cli_test name)
-  cmake_parse_arguments(T "SKIP_IF_GPU" "EXIT_CODE;NO_MATCH;CLEAN_DIR"
+  cmake_parse_arguments(T "SKIP_IF_GPU" "EXIT_CODE;NO_MATCH;STDOUT_NO_MATCH;CLEAN_DIR"
                         "ARGS;MATCH;EXACT_STDOUT;SETUP_ARGS;EXPECT_FILES" ${ARGN})
   string(JOIN "|" args ${T_ARGS})
   set(defs -DPROGRAM=$<TARGET_FILE:kda-bench> "-DARGS=${args}" -DEXIT_CODE=${T_EXIT_CODE})
@@ -23,6 +23,9 @@ function(kda_cli_test name)
   endforeach()
   if(DEFINED T_NO_MATCH)
     list(APPEND defs "-DNO_MATCH=${T_NO_MATCH}")
+  endif()
+  if(DEFINED T_STDOUT_NO_MATCH)
+    list(APPEND defs "-DSTDOUT_NO_MATCH=${T_STDOUT_NO_MATCH}")
   endif()
   if(T_EXACT_STDOUT)
     string(JOIN "|" lines ${T_EXACT_STDOUT})
@@ -143,3 +146,25 @@ kda_cli_test(compare_faster_exits_0 EXIT_CODE 0
 kda_cli_test(compare_slower_exits_1 EXIT_CODE 1
   ARGS compare ${_kda_cli_data}/after.json ${_kda_cli_data}/before.json
   MATCH "slower")
+# --common: after_subset.json lacks m2 bwd (BEFORE only) and adds R2 fwd and m2 dq (AFTER only).
+kda_cli_test(table_shows_one_sided_entries_by_default EXIT_CODE 0
+  ARGS table ${_kda_cli_data}/before.json ${_kda_cli_data}/after_subset.json
+  MATCH "\\| R2:g:off:saved \\| fwd \\| — \\| 0\\.4000 \\| — \\|"
+        "\\| m2:g:off:saved \\| bwd \\| 2\\.0000 \\| — \\| — \\|" "\\| dq \\| — \\| 2\\.00e-03 \\|"
+  NO_MATCH "left out")
+kda_cli_test(table_common_leaves_out_one_sided_entries EXIT_CODE 0
+  ARGS table --common ${_kda_cli_data}/before.json ${_kda_cli_data}/after_subset.json
+  MATCH "\\| m2:g:off:saved \\| fwd \\| 0\\.8000 \\| 0\\.4000 \\| 0\\.5000 \\|\n\n"
+        "\\| o \\| 4\\.00e-03 \\| 2\\.00e-03 \\| 0\\.50 \\|"
+        "left out 1 entry only in BEFORE \\(1 timing, 0 accuracy\\) and 2 only in AFTER \\(1 timing, 1 accuracy\\)"
+  NO_MATCH "—")
+# The whole output (stdout, then stderr) is the two CSV tables of the common entries and then the
+# note, which is on stderr alone.
+kda_cli_test(table_common_csv_stdout_is_the_common_entries_alone EXIT_CODE 0
+  ARGS table --common --format csv ${_kda_cli_data}/before.json ${_kda_cli_data}/after_subset.json
+  MATCH "^row,op,before \\(ms\\),after \\(ms\\),after/before\nm2:g:off:saved,fwd,0\\.8000,0\\.4000,0\\.5000\n\nrow,decay,tensor,[^\n]*\nm2:g:off:saved,normal,o,4\\.00e-03,2\\.00e-03,0\\.50,1\\.20e-02,6\\.00e-03,4\\.00,2\\.00\nkda-bench: --common left out 1 entry only in BEFORE [^\n]*\n$"
+  STDOUT_NO_MATCH "left out")
+kda_cli_test(compare_common_has_verdicts_of_the_common_entries EXIT_CODE 0
+  ARGS compare --common ${_kda_cli_data}/before.json ${_kda_cli_data}/after_subset.json
+  MATCH "\\| m2:g:off:saved \\| fwd \\| 0\\.8000 \\| 0\\.4000 \\| 0\\.5000 \\| faster \\|" "left out"
+  NO_MATCH "R2:g:off:saved")

@@ -31,6 +31,7 @@ struct table_options {
   std::string before, after;
   std::string format = "markdown"; // markdown | csv
   bool verdicts = false;
+  bool common = false; // leave out the entries only one file has (report::table_options::common_only)
 };
 int cmd_table(const table_options& o);
 int cmd_compare(const table_options& o);

@@ -117,6 +117,11 @@ int main(int argc, char** argv) {
   tablec->add_option("after", table.after, "results JSON of the new build")->required()->check(CLI::ExistingFile);
   tablec->add_option("--format", table.format, "markdown or csv")->check(CLI::IsMember({"markdown", "csv"}));
   tablec->add_flag("--verdicts", table.verdicts, "add the faster/slower/same column (docs/comparison.md)");
+  const char* common_help =
+      "only the entries both files have: leave out every timing (row, op/stage) and accuracy (row, decay, "
+      "tensor) entry of one side only (e.g. a subset run against a full baseline); the counts left out "
+      "per side go to stderr";
+  tablec->add_flag("--common", table.common, common_help);
 
   table_options cmp;
   merge_options merge;
@@ -129,6 +134,7 @@ int main(int argc, char** argv) {
   cmpc->add_option("a", cmp.before, "results JSON, before")->required()->check(CLI::ExistingFile);
   cmpc->add_option("b", cmp.after, "results JSON, after")->required()->check(CLI::ExistingFile);
   cmpc->add_option("--format", cmp.format, "markdown or csv")->check(CLI::IsMember({"markdown", "csv"}));
+  cmpc->add_flag("--common", cmp.common, common_help);
 
   nightly_options night;
   auto* nightc = app.add_subcommand(

@@ -18,7 +18,15 @@ template <typename Entry> struct entry_pair {
   const Entry* before = nullptr;
   const Entry* after = nullptr;
   const Entry& any() const { return after ? *after : *before; }
+  bool both() const { return before && after; }
 };
+
+// With `common_only`, the pairs that have both sides; else all of them.
+template <typename Entry>
+std::vector<entry_pair<Entry>> keep(std::vector<entry_pair<Entry>> pairs, bool common_only) {
+  if (common_only) std::erase_if(pairs, [](const entry_pair<Entry>& p) { return !p.both(); });
+  return pairs;
+}
 
 // Pairs entries by key: AFTER's entries in their order, then those only in BEFORE in theirs.
 // `describe` names an entry in the error for a key listed twice in one document.
@@ -118,15 +126,12 @@ std::string ms_cell(const timing_entry* e) {
   return e ? fmt::format("{:.4f}", e->median_ms) : std::string(k_missing);
 }
 
-bool has_stages(const results_doc& d) {
-  return std::any_of(d.timing.begin(), d.timing.end(),
-                     [](const timing_entry& e) { return e.stage.has_value(); });
-}
-
-table time_table(const results_doc& before, const results_doc& after, const table_options& opt) {
-  // The op column says "op/stage" only when some entry is a stage, so tables of runs without
+table time_table(const std::vector<entry_pair<timing_entry>>& pairs, const table_options& opt) {
+  // The op column says "op/stage" only when some entry shown is a stage, so tables of runs without
   // --stages keep their old form.
-  const bool stages = has_stages(before) || has_stages(after);
+  const bool stages = std::any_of(pairs.begin(), pairs.end(), [](const entry_pair<timing_entry>& p) {
+    return p.any().stage.has_value();
+  });
   table t{{"row", stages ? "op/stage" : "op", "before (ms)", "after (ms)", "after/before"},
           {false, false, true, true, true},
           {}};
@@ -134,7 +139,7 @@ table time_table(const results_doc& before, const results_doc& after, const tabl
     t.header.push_back("verdict");
     t.right.push_back(false);
   }
-  for (const auto& p : pair_timing(before, after)) {
+  for (const auto& p : pairs) {
     const timing_entry& e = p.any();
     std::vector<std::string> row{e.row, op_label(e), ms_cell(p.before), ms_cell(p.after),
                                  std::string(k_missing)};
@@ -199,9 +204,10 @@ struct accuracy_group {
   std::vector<entry_pair<accuracy_entry>> lines;
 };
 
-std::vector<accuracy_group> accuracy_groups(const results_doc& before, const results_doc& after) {
+std::vector<accuracy_group> accuracy_groups(const results_doc& before, const results_doc& after,
+                                            bool common_only) {
   std::vector<accuracy_group> groups;
-  for (const auto& p : pair_accuracy(before, after)) {
+  for (const auto& p : keep(pair_accuracy(before, after), common_only)) {
     const accuracy_entry& e = p.any();
     auto it = std::find_if(groups.begin(), groups.end(), [&](const accuracy_group& g) {
       return g.row == e.row && g.decay == e.decay;
@@ -221,6 +227,19 @@ bool same_software(const gpu_info& a, const gpu_info& b) {
 }
 
 } // namespace
+
+one_sided_counts count_one_sided(const results_doc& before, const results_doc& after) {
+  one_sided_counts n;
+  for (const auto& p : pair_timing(before, after)) {
+    if (!p.after) ++n.timing_before_only;
+    if (!p.before) ++n.timing_after_only;
+  }
+  for (const auto& p : pair_accuracy(before, after)) {
+    if (!p.after) ++n.accuracy_before_only;
+    if (!p.before) ++n.accuracy_after_only;
+  }
+  return n;
+}
 
 std::string gpu_heading(const run_context& context) {
   const gpu_info& g = context.gpu;
@@ -247,10 +266,9 @@ std::string render_markdown(const results_doc& before, const results_doc& after,
     out += fmt::format("Note: BEFORE ran with different software: {}.\n\n",
                        gpu_heading(before.context));
   }
-  if (!before.timing.empty() || !after.timing.empty()) {
-    out += time_table(before, after, options).markdown();
-  }
-  for (const auto& g : accuracy_groups(before, after)) {
+  const auto timing = keep(pair_timing(before, after), options.common_only);
+  if (!timing.empty()) out += time_table(timing, options).markdown();
+  for (const auto& g : accuracy_groups(before, after, options.common_only)) {
     table t{{"tensor", "before err", "after err", "after/before", "after max err / max ref", "after err / floor"},
             {false, true, true, true, true, true},
             {}};
@@ -267,15 +285,16 @@ std::string render_markdown(const results_doc& before, const results_doc& after,
 
 std::string render_time_csv(const results_doc& before, const results_doc& after,
                             const table_options& options) {
-  return time_table(before, after, options).csv();
+  return time_table(keep(pair_timing(before, after), options.common_only), options).csv();
 }
 
-std::string render_accuracy_csv(const results_doc& before, const results_doc& after) {
+std::string render_accuracy_csv(const results_doc& before, const results_doc& after,
+                                const table_options& options) {
   table t{{"row", "decay", "tensor", "before err", "after err", "after/before", "before max err / max ref",
            "after max err / max ref", "before err / floor", "after err / floor"},
           {},
           {}};
-  for (const auto& g : accuracy_groups(before, after)) {
+  for (const auto& g : accuracy_groups(before, after, options.common_only)) {
     for (const auto& p : g.lines) {
       t.rows.push_back({g.row, std::string(to_string(g.decay)), p.any().tensor, err_cell(p.before, true),
                         err_cell(p.after, true), err_ratio_cell(p), max_abs_cell(p.before, true),

@@ -5,6 +5,7 @@
 #   EXIT_CODE        expected exit code; NONZERO for any failure
 #   MATCH_COUNT      number of MATCH_<i> regexes (1-based) the output must each match
 #   NO_MATCH         a regex the output must not match
+#   STDOUT_NO_MATCH  a regex stdout alone must not match (e.g. a note meant for stderr)
 #   EXACT_STDOUT     stdout must be exactly these lines, separated by '|'
 #   CLEAN_DIR        removed before the run
 #   SETUP_ARGS       arguments of a first run of PROGRAM that must exit 0 (e.g. to fill a folder)
@@ -73,6 +74,10 @@ endif()
 
 if(DEFINED NO_MATCH AND output MATCHES "${NO_MATCH}")
   fail("output matches what it must not: ${NO_MATCH}")
+endif()
+
+if(DEFINED STDOUT_NO_MATCH AND stdout MATCHES "${STDOUT_NO_MATCH}")
+  fail("stdout matches what it must not: ${STDOUT_NO_MATCH}")
 endif()
 
 if(DEFINED EXACT_STDOUT)

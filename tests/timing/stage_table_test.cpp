@@ -57,6 +57,31 @@ TEST(stage_table, without_stages_the_column_stays_op) {
   EXPECT_NE(render_markdown(b, a).find("| row | op | before (ms)"), std::string::npos);
 }
 
+TEST(stage_table, common_only_leaves_out_a_stage_of_one_side) {
+  table_options t{compare_all(before_doc(), after_doc())};
+  t.common_only = true;
+  const std::string md = render_markdown(before_doc(), after_doc(), t);
+  EXPECT_EQ(md.find("fwd/fwd_gate"), std::string::npos) << md;
+  EXPECT_NE(md.find("| row | op/stage | before (ms)"), std::string::npos) << md;
+  EXPECT_NE(md.find("| m2:g:off:saved | fwd/fwd_intra | 0.4000 | 0.3000 | 0.7500 | faster |\n"),
+            std::string::npos)
+      << md;
+}
+
+TEST(stage_table, common_only_without_common_stages_the_column_is_op) {
+  // Stages timed in AFTER only: none is shown, so the column is `op` as in a run without --stages.
+  results_doc b = before_doc();
+  std::erase_if(b.timing, [](const timing_entry& e) { return e.stage.has_value(); });
+  table_options t;
+  t.common_only = true;
+  const std::string csv = render_time_csv(b, after_doc(), t);
+  EXPECT_EQ(csv,
+            "row,op,before (ms),after (ms),after/before\n"
+            "m2:g:off:saved,fwd,0.6500,0.5500,0.8462\n"
+            "4doc:raw:off:saved,fwd,3.2800,3.2800,1.0000\n");
+  EXPECT_EQ(render_time_csv(b, after_doc()).substr(0, 13), "row,op/stage,");
+}
+
 TEST(stage_table, a_stage_listed_twice_is_an_error) {
   results_doc a = after_doc();
   a.timing.push_back(a.timing[2]);
