@@ -102,7 +102,7 @@ kda::dev::fwd_intra_params intra_params(const kda_plan* plan, const kda_fwd_args
 kda::dev::fwd_state_params state_params(const kda_plan* plan, const intra_tiles& t, void* o, __nv_bfloat16* h_out,
                                         float* vn_out) {
   return {plan->seqs, plan->seq_order, plan->problem.heads, t.w, t.u, t.qg, t.kg, t.Aqk, t.gC,
-          static_cast<__nv_bfloat16*>(o), h_out, vn_out};
+          static_cast<__nv_bfloat16*>(o), h_out, vn_out, plan->tiles()};
 }
 
 kda_status run_fwd_stage(const kda_plan* plan, const kda_fwd_args* a, int stage, cudaStream_t st) {
@@ -183,7 +183,7 @@ kda_status run_bwd_stage(const kda_plan* plan, const kda_bwd_args* a, int stage,
     const intra_tiles t = bwd_sources_of(plan, a).tiles;
     const kda::dev::bwd_dh_params p{plan->seqs, plan->seq_order, plan->problem.heads, t.w, t.qg, t.qg_lo, t.kg,
                                     t.Aqk, t.gC, static_cast<const __nv_bfloat16*>(a->d_o), plan->dh,
-                                    plan->dvn, plan->dvn_lo};
+                                    plan->dvn, plan->dvn_lo, plan->tiles()};
     e = kda::dev::launch_bwd_dh(p, plan->num_seqs, plan->state_vtile, st);
     break;
   }

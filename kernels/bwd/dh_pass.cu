@@ -1,5 +1,8 @@
-// Backward stages 1+2 (see dh_pass.cuh). 8 warps; per chunk, last first, with the inputs of the
-// chunk before it in flight (cp.async double buffer):
+// Backward stages 1+2 (see dh_pass.cuh). 8 warps compute and a producer warp copies w, qg, qg_lo,
+// kg and Aqk as whole [64][64] swizzled boxes with the copy engine (common/tile_maps.cuh, completing
+// on mbarriers: common/mbarrier.cuh; v19, as v18 in the 16-column pass); the 8 warps copy do and
+// exp(gamma_C) (cp.async). Per chunk, last first, with the inputs of the chunk before it in flight
+// (double buffer):
 //   step 1  dh (FP32 registers) -> bf16 in smem (B operand of kg dh); written out as dh of the chunk
 //   step 2  warp (row block, column half): dv_new = Aqk^T do + kg dh       (K = 64, then 128)
 //   step 3  warp = 16 state rows: dh = diag(exp(gamma_C)) dh + qg^T do + w^T (-dv_new)  (K = 64;
@@ -9,31 +12,42 @@
 
 #include <cstdint>
 
+#include "common/mbarrier.cuh"
 #include "common/mma.cuh"
+#include "common/named_barrier.cuh"
 #include "common/schedule.cuh"
 #include "common/serial_copies.cuh"
+#include "common/tile_maps.cuh"
 
 namespace kda::dev {
 namespace {
 
 
+constexpr int k_threads = k_dh_threads + 32; // 8 computing warps, the producer warp
+constexpr int k_bar_compute = 1;             // named barrier of the 8 computing warps
+
 template <int VT>
 struct dh_smem {
   static constexpr int ld = VT + 8; // bf16 row stride of [.][VT] tiles (do, dh, dv_new)
+  // stage: w, qg, qg_lo, kg [64][128] (in the maps' order) and Aqk [64][64] bf16 swizzled
+  // (tile_maps.cuh), do [64][ld] bf16, exp(gamma_C) [128] fp32; stages on 1024-byte boundaries
   static constexpr std::size_t w = 0;
-  static constexpr std::size_t qg = w + 64 * k_ld_wide * 2;
-  static constexpr std::size_t qg_lo = qg + 64 * k_ld_wide * 2;
-  static constexpr std::size_t kg = qg_lo + 64 * k_ld_wide * 2;
-  static constexpr std::size_t dO = kg + 64 * k_ld_wide * 2;
-  static constexpr std::size_t Aqk = dO + 64 * ld * 2;
-  static constexpr std::size_t gC = Aqk + 64 * k_ld_aqk * 2;
-  static constexpr std::size_t stage = gC + 128 * 4;
+  static constexpr std::size_t qg = w + 2 * k_box_bytes;
+  static constexpr std::size_t qg_lo = qg + 2 * k_box_bytes;
+  static constexpr std::size_t kg = qg_lo + 2 * k_box_bytes;
+  static constexpr std::size_t Aqk = kg + 2 * k_box_bytes;
+  static constexpr std::size_t dO = Aqk + k_box_bytes;
+  static constexpr std::size_t gC = dO + 64 * ld * 2;
+  static constexpr std::size_t stage = (gC + 128 * 4 + 1023) / 1024 * 1024;
   static constexpr std::size_t dh = 2 * stage;
   static constexpr std::size_t dvn = dh + 128 * ld * 2;
   static constexpr std::size_t dvn_neg = dvn + 64 * ld * 2;
   static constexpr std::size_t dvn_lo = dvn_neg + 64 * ld * 2;
-  static constexpr std::size_t bytes = dvn_lo + 64 * ld * 2;
+  static constexpr std::size_t bars = dvn_lo + 64 * ld * 2; // full [2], empty [2] (mbarrier.cuh)
+  static constexpr std::size_t bytes = bars + 4 * 8;
+  static_assert(bars % 8 == 0, "mbarrier alignment");
   static_assert(bytes <= 227 * 1024, "one CTA per SM");
+  static constexpr std::uint32_t copy_bytes = 9 * k_box_bytes; // w, qg, qg_lo, kg, Aqk
 };
 
 template <int VT>
@@ -46,26 +60,47 @@ __device__ __forceinline__ dh_stage stage_at(unsigned char* smem, int buf) {
           reinterpret_cast<float*>(b + L::gC)};
 }
 
-// The copies of one step (common/serial_copies.cuh): w, qg, qg_lo, kg [64][128] bf16 in 16 segments per
-// row, do [64][VT] bf16 in VT / 8 (token rows of [T, H, V]), Aqk [64][64] bf16 in 8; and dh out
-// [128][VT] and dv_new out [64][VT] bf16 in VT / 8.
+// The computing threads' copies (common/serial_copies.cuh): do [64][VT] bf16 in VT / 8 segments
+// per row (token rows of [T, H, V]); and dh out [128][VT] and dv_new out [64][VT] bf16 in VT / 8.
 template <int VT>
 struct step_copies {
-  row_copies<16> wide;
   row_copies<VT / 8> dO, out;
-  row_copies<8> aqk;
   __device__ step_copies(int tid, int vt, int heads)
-      : wide(tid, k_dim, k_ld_wide, 8), dO(tid, heads * v_dim, dh_smem<VT>::ld, 8, VT * vt),
-        out(tid, v_dim, dh_smem<VT>::ld, 8, VT * vt), aqk(tid, k_chunk, k_ld_aqk, 8) {}
+      : dO(tid, heads * v_dim, dh_smem<VT>::ld, 8, VT * vt), out(tid, v_dim, dh_smem<VT>::ld, 8, VT * vt) {}
 };
 
+// The producer warp: iteration it's (chunk n - 1 - it's) boxes into stage it % 2 (lanes 0-7: w,
+// qg, qg_lo, kg; lane 8: Aqk), once the computing warps have released the stage's previous use.
 template <int VT>
-__global__ void __launch_bounds__(k_dh_threads, 1) bwd_dh_kernel(bwd_dh_params p) {
+__device__ void produce(const bwd_dh_params& p, const dh_maps& maps, unsigned char* smem, const seq_info& sq, int head,
+                        int lane) {
+  using L = dh_smem<VT>;
+  auto* const bars = reinterpret_cast<std::uint64_t*>(smem + L::bars); // full [2], empty [2]
+  const int n = sq.num_chunks;
+  for (int it = 0; it < n; ++it) {
+    const int st = it & 1, use = it >> 1;
+    const std::size_t tile = seq_tile(sq, n - 1 - it, p.heads, head);
+    if (use > 0) mbar_wait(bars + 2 + st, (use - 1) & 1);
+    if (lane == 0) mbar_expect_bytes(bars + st, L::copy_bytes);
+    __syncwarp();
+    unsigned char* const stage = smem + st * L::stage;
+    if (lane < 8) {
+      static_assert(L::kg - L::w == 3 * 2 * k_box_bytes, "wide tiles in map order");
+      copy_tile_box(stage + L::w + (lane >> 1) * 2 * k_box_bytes, maps.wide[lane >> 1], lane & 1, tile, bars + st);
+    } else if (lane == 8) {
+      copy_tile_box(stage + L::Aqk, maps.Aqk, 0, tile, bars + st);
+    }
+  }
+}
+
+template <int VT>
+__global__ void __launch_bounds__(k_threads, 1) bwd_dh_kernel(const bwd_dh_params p, const __grid_constant__ dh_maps maps) {
   using L = dh_smem<VT>;
   constexpr int ld = L::ld;
   constexpr int NT3 = VT / 8;  // n-tiles of a warp's state rows (step 3)
   constexpr int NT2 = VT / 16; // n-tiles of a warp's dv_new columns (step 2)
-  extern __shared__ __align__(16) unsigned char smem[];
+  extern __shared__ __align__(1024) unsigned char smem[]; // the swizzled boxes need 1024-byte alignment
+  auto* const bars = reinterpret_cast<std::uint64_t*>(smem + L::bars); // full [2], empty [2]
   auto* s_dh = reinterpret_cast<__nv_bfloat16*>(smem + L::dh);
   auto* s_dvn = reinterpret_cast<__nv_bfloat16*>(smem + L::dvn);
   auto* s_dvn_neg = reinterpret_cast<__nv_bfloat16*>(smem + L::dvn_neg);
@@ -75,13 +110,20 @@ __global__ void __launch_bounds__(k_dh_threads, 1) bwd_dh_kernel(bwd_dh_params p
   const seq_info sq = p.seqs[p.seq_order[cta.seq_rank]];
   const int head = cta.head, vt = cta.vt, H = p.heads;
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+  if (tid < 4) mbar_init(bars + tid, 1);
+  if (tid == 0) fence_mbar_init();
+  __syncthreads(); // the barriers exist before any copy or arrival reaches them
+  if (warp == 8) {
+    produce<VT>(p, maps, smem, sq, head, lane);
+    return;
+  }
   const int gid = lane >> 2, tig = lane & 3;
   const int RB = warp & 3, R0 = 16 * RB, C0 = (warp >> 2) * (VT / 2);
   const int n = sq.num_chunks;
 
   frag_c dhf[1][NT3] = {}; // dh rows 16 warp + gid (+8), cols 8 nt + 2 tig (+1); zero after the last chunk
   const step_copies<VT> copies(tid, vt, H);
-  if (n > 0) load_dh_stage(p, stage_at<VT>(smem, 0), sq, n - 1, head, copies, L::ld, tid);
+  if (n > 0) load_do_gC(p, stage_at<VT>(smem, 0), sq, n - 1, head, copies.dO, ld, tid);
   cp_async_commit();
 
   for (int it = 0; it < n; ++it) {
@@ -96,9 +138,12 @@ __global__ void __launch_bounds__(k_dh_threads, 1) bwd_dh_kernel(bwd_dh_params p
       *reinterpret_cast<std::uint32_t*>(s_dh + r * ld + col) = pack_bf16(dhf[0][nt].x[0], dhf[0][nt].x[1]);
       *reinterpret_cast<std::uint32_t*>(s_dh + (r + 8) * ld + col) = pack_bf16(dhf[0][nt].x[2], dhf[0][nt].x[3]);
     }
-    cp_async_wait<0>();
-    __syncthreads();
-    if (c > 0) load_dh_stage(p, stage_at<VT>(smem, (it + 1) & 1), sq, c - 1, head, copies, L::ld, tid);
+    cp_async_wait<0>();                        // this chunk's do, exp(gamma_C)
+    mbar_wait(bars + (it & 1), (it >> 1) & 1); // its boxes
+    named_sync(k_bar_compute, k_dh_threads);
+    // every warp is past iteration it - 1: its stage may be refilled for iteration it + 1
+    if (it >= 1 && it + 1 < n && tid == 0) mbar_arrive(bars + 2 + ((it + 1) & 1));
+    if (c > 0) load_do_gC(p, stage_at<VT>(smem, (it + 1) & 1), sq, c - 1, head, copies.dO, ld, tid);
     cp_async_commit();
     {
       const auto& oc = copies.out;
@@ -114,7 +159,7 @@ __global__ void __launch_bounds__(k_dh_threads, 1) bwd_dh_kernel(bwd_dh_params p
     frag_c dv[NT2] = {};
     for (int kk = RB; kk < 4; ++kk) {
       std::uint32_t a[4];
-      load_a_bf16_trans(a, s.Aqk + 16 * kk * k_ld_aqk + R0, k_ld_aqk, lane);
+      load_a_bf16_trans_swz(a, s.Aqk, 16 * kk, R0, lane);
 #pragma unroll
       for (int np = 0; np < NT2 / 2; ++np) {
         std::uint32_t b0[2], b1[2];
@@ -126,7 +171,7 @@ __global__ void __launch_bounds__(k_dh_threads, 1) bwd_dh_kernel(bwd_dh_params p
 #pragma unroll
     for (int kk = 0; kk < 8; ++kk) {
       std::uint32_t a[4];
-      load_a_bf16(a, s.kg + R0 * k_ld_wide + 16 * kk, k_ld_wide, lane);
+      load_a_bf16_swz(a, s.kg, R0, 16 * kk, lane);
 #pragma unroll
       for (int np = 0; np < NT2 / 2; ++np) {
         std::uint32_t b0[2], b1[2];
@@ -151,7 +196,7 @@ __global__ void __launch_bounds__(k_dh_threads, 1) bwd_dh_kernel(bwd_dh_params p
     }
     // step 3, the terms that need no dv_new: their mma run while the warp waits at the barrier
     dh_decay_and_qg_terms(dhf, s, ld, 16 * warp, lane);
-    __syncthreads();
+    named_sync(k_bar_compute, k_dh_threads);
     {
       const auto& oc = copies.out;
       __nv_bfloat16* const dst = p.dvn_out + tile * tile_sizes::ck + oc.g;
@@ -174,10 +219,20 @@ __global__ void __launch_bounds__(k_dh_threads, 1) bwd_dh_kernel(bwd_dh_params p
 
 template <int VT>
 cudaError_t launch_vt(const bwd_dh_params& p, int num_seqs, cudaStream_t stream) {
-  return launch_serial<bwd_dh_kernel<VT>>(p, num_seqs, v_dim / VT, k_dh_threads, dh_smem<VT>::bytes, stream);
+  dh_maps maps;
+  if (const cudaError_t e = make_dh_maps(p, &maps); e != cudaSuccess) return e;
+  return launch_serial<bwd_dh_kernel<VT>>(p, num_seqs, v_dim / VT, k_threads, dh_smem<VT>::bytes, stream, maps);
 }
 
 } // namespace
+
+cudaError_t make_dh_maps(const bwd_dh_params& p, dh_maps* maps) {
+  const __nv_bfloat16* const wide[4] = {p.w, p.qg, p.qg_lo, p.kg};
+  for (int t = 0; t < 4; ++t) {
+    if (const cudaError_t e = make_tile_map(&maps->wide[t], wide[t], p.num_tiles, k_dim); e != cudaSuccess) return e;
+  }
+  return make_tile_map(&maps->Aqk, p.Aqk, p.num_tiles, k_chunk);
+}
 
 cudaError_t launch_bwd_dh(const bwd_dh_params& p, int num_seqs, int vtile, cudaStream_t stream) {
   switch (vtile) {

@@ -14,6 +14,7 @@
 #include <cuda_bf16.h>
 
 #include "common/layout.cuh"
+#include "common/tile_maps.cuh"
 
 namespace kda::dev {
 
@@ -31,9 +32,17 @@ struct bwd_dh_params {
   __nv_bfloat16* dh_out;    // [tile][128][128]
   __nv_bfloat16* dvn_out;   // [tile][64][128] bf16(dv_new)
   __nv_bfloat16* dvn_lo_out; // [tile][64][128] bf16(dv_new - bf16(dv_new))
+  std::size_t num_tiles;    // chunks x heads: the extent of the tile arrays (the 16-column pass's tensor maps)
 };
 
-constexpr int k_dh_threads = 256;
+constexpr int k_dh_threads = 256; // the warps that compute; both kernels add a producer warp
+
+// The copy engine's view of the tiles the pass reads (common/tile_maps.cuh), a kernel parameter
+// (__grid_constant__): wide = w, qg, qg_lo, kg. Host: made per launch from p.
+struct dh_maps {
+  CUtensorMap wide[4], Aqk;
+};
+cudaError_t make_dh_maps(const bwd_dh_params& p, dh_maps* maps);
 
 // vtile 16, 32 or 64 (choose_state_vtile); the bits do not depend on it.
 cudaError_t launch_bwd_dh(const bwd_dh_params& p, int num_seqs, int vtile, cudaStream_t stream);

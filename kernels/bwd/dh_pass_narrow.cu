@@ -5,24 +5,33 @@
 //                     dh = diag(exp(gamma_C)) dh + qg^T do + w^T (-dv_new)  (state rows [32 warp, +32))
 //   output warps 4-7  the stores of dh and dv_new (from double-buffered shared copies)
 // Aqk^T do needs no dh: the chain warps compute it for the next chunk at the end of a step, off
-// the dh -> dh chain, from do and Aqk loaded two chunks ahead (three cp.async stages of the small
-// tiles); the [64][128] tiles (w, qg and its lo half, kg) are loaded one chunk ahead (two stages:
-// three of them and the x buffers would not fit in shared memory since v10's qg_lo). Each element
-// goes through the same mma in the same order as in dh_pass.cu: the bits of every other V tile.
+// the dh -> dh chain, from do and Aqk loaded two chunks ahead (three stages of the small tiles);
+// the [64][128] tiles (w, qg and its lo half, kg) are loaded one chunk ahead (two stages: three of
+// them and the x buffers would not fit in shared memory since v10's qg_lo).
+//   producer warp 8   copies w, qg, qg_lo, kg (wide stage) and Aqk (small stage)
+// The producer's copies are whole [64][64] boxes for the copy engine (common/tile_maps.cuh: 8 KB a
+// copy, 128-byte swizzled shared layout), completing on mbarriers (common/mbarrier.cuh); the chain
+// warps copy do and exp(gamma_C) of the small stage themselves (cp.async). Before v18 the chain
+// warps loaded every tile with 16-byte cp.async (v18: the chunk step 2.1 -> 1.4 us on R2). Each
+// element goes through the same mma in the same order as in dh_pass.cu: the bits of every other
+// V tile.
 #include <cstdint>
 
 #include "bwd/dh_pass.cuh"
 #include "bwd/dh_stage.cuh"
+#include "common/mbarrier.cuh"
 #include "common/mma.cuh"
 #include "common/named_barrier.cuh"
 #include "common/schedule.cuh"
 #include "common/serial_copies.cuh"
+#include "common/tile_maps.cuh"
 
 namespace kda::dev {
 namespace {
 
 constexpr int VT = 16;
-constexpr int k_group = 128;   // threads of each role
+constexpr int k_group = 128;   // threads of the chain role and of the output role
+constexpr int k_threads = 2 * k_group + 32; // chain, output, producer warp
 constexpr int k_ld = VT + 8; // bf16 row stride of [.][16] tiles (do, dh, dv_new)
 constexpr int k_small_stages = 3; // do, Aqk, exp(gamma_C): two chunks ahead
 constexpr int k_wide_stages = 2;  // w, qg, qg_lo, kg: one chunk ahead
@@ -35,18 +44,19 @@ __device__ __forceinline__ int bar_dvn_full(int b) { return 4 + b; }
 __device__ __forceinline__ int bar_buf_free(int b) { return 6 + b; }
 
 struct narrow_smem {
-  // wide stage: w, qg, qg_lo, kg [64][136] bf16
+  // wide stage: w, qg, qg_lo, kg [64][128] bf16 swizzled (tile_maps.cuh), in this order
   static constexpr std::size_t w = 0;
-  static constexpr std::size_t qg = w + 64 * k_ld_wide * 2;
-  static constexpr std::size_t qg_lo = qg + 64 * k_ld_wide * 2;
-  static constexpr std::size_t kg = qg_lo + 64 * k_ld_wide * 2;
-  static constexpr std::size_t wide_stage = kg + 64 * k_ld_wide * 2;
-  // small stage: do [64][24] bf16, Aqk [64][72] bf16, exp(gamma_C) [128] fp32
+  static constexpr std::size_t qg = w + 2 * k_box_bytes;
+  static constexpr std::size_t qg_lo = qg + 2 * k_box_bytes;
+  static constexpr std::size_t kg = qg_lo + 2 * k_box_bytes;
+  static constexpr std::size_t wide_stage = kg + 2 * k_box_bytes;
+  // small stage: Aqk [64][64] bf16 swizzled, do [64][24] bf16, exp(gamma_C) [128] fp32; stages on
+  // 1024-byte boundaries for the swizzled boxes
   static constexpr std::size_t small_base = k_wide_stages * wide_stage;
-  static constexpr std::size_t dO = 0;
-  static constexpr std::size_t Aqk = dO + 64 * k_ld * 2;
-  static constexpr std::size_t gC = Aqk + 64 * k_ld_aqk * 2;
-  static constexpr std::size_t small_stage = gC + 128 * 4;
+  static constexpr std::size_t Aqk = 0;
+  static constexpr std::size_t dO = Aqk + k_box_bytes;
+  static constexpr std::size_t gC = dO + 64 * k_ld * 2;
+  static constexpr std::size_t small_stage = (gC + 128 * 4 + 1023) / 1024 * 1024;
   // per buffer b: dh [128][24], dv_new, -dv_new and dv_new's lo half [64][24] (bf16)
   static constexpr std::size_t x_base = small_base + k_small_stages * small_stage;
   static constexpr std::size_t x_dh = 0;
@@ -54,9 +64,31 @@ struct narrow_smem {
   static constexpr std::size_t x_neg = x_dvn + 64 * k_ld * 2;
   static constexpr std::size_t x_lo = x_neg + 64 * k_ld * 2;
   static constexpr std::size_t x_buf = x_lo + 64 * k_ld * 2;
-  static constexpr std::size_t bytes = x_base + 2 * x_buf;
+  // mbarriers: wide full [2], small full [3], wide empty [2], small empty [3] (mbarrier.cuh)
+  static constexpr std::size_t bars = x_base + 2 * x_buf;
+  static constexpr std::size_t bytes = bars + 2 * (k_wide_stages + k_small_stages) * 8;
+  static_assert(bars % 8 == 0, "mbarrier alignment");
   static_assert(bytes <= 227 * 1024, "one CTA per SM");
+  // What the producer's copies bring per chunk: w, qg, qg_lo, kg (wide stage); Aqk (small stage).
+  static constexpr std::uint32_t wide_bytes = 8 * k_box_bytes;
+  static constexpr std::uint32_t small_bytes = k_box_bytes;
 };
+
+
+struct stage_bars {
+  std::uint64_t* base;
+  __device__ std::uint64_t* wide_full(int it) const { return base + it % k_wide_stages; }
+  __device__ std::uint64_t* small_full(int it) const { return base + k_wide_stages + it % k_small_stages; }
+  __device__ std::uint64_t* wide_empty(int it) const { return base + k_wide_stages + k_small_stages + it % k_wide_stages; }
+  __device__ std::uint64_t* small_empty(int it) const {
+    return base + 2 * k_wide_stages + k_small_stages + it % k_small_stages;
+  }
+};
+__device__ __forceinline__ stage_bars bars_of(unsigned char* smem) {
+  return {reinterpret_cast<std::uint64_t*>(smem + narrow_smem::bars)};
+}
+// The phase parity of iteration it's use of its stage (stages of `depth` buffers).
+__device__ __forceinline__ std::uint32_t use_parity(int it, int depth) { return (it / depth) & 1; }
 
 struct shared_buf {
   __nv_bfloat16 *dh, *dvn, *neg, *lo;
@@ -79,21 +111,42 @@ __device__ __forceinline__ shared_buf buf_at(unsigned char* smem, int b) {
           reinterpret_cast<__nv_bfloat16*>(s + narrow_smem::x_neg), reinterpret_cast<__nv_bfloat16*>(s + narrow_smem::x_lo)};
 }
 
-// The chain threads' 16-byte copies (g = 0..127; common/serial_copies.cuh).
-struct chain_copies {
-  row_copies<16, k_group> wide; // w, qg, qg_lo, kg
-  row_copies<2, k_group> dO;    // do [64][16] of this V tile: token rows of [T, H, V]
-  row_copies<8, k_group> aqk;
-  __device__ chain_copies(int g, int vt, int heads)
-      : wide(g, k_dim, k_ld_wide, 8), dO(g, heads * v_dim, k_ld, 8, VT * vt), aqk(g, k_chunk, k_ld_aqk, 8) {}
-};
+// The chain threads' 16-byte copies of do [64][16] of this V tile, token rows of [T, H, V]
+// (g = 0..127; common/serial_copies.cuh).
+using do_copies = row_copies<2, k_group>;
+
+// The producer warp: iteration it's (chunk n - 1 - it's) boxes (lane 0: Aqk; lanes 0-7: w, qg,
+// qg_lo, kg), each stage once the chain has released its previous use. Small stage first: it runs
+// two iterations ahead, the wide one one ahead.
+__device__ void producer_role(const bwd_dh_params& p, const dh_maps& maps, unsigned char* smem, const seq_info& sq,
+                              int head, int lane) {
+  const stage_bars bars = bars_of(smem);
+  const int n = sq.num_chunks;
+  for (int it = 0; it < n; ++it) {
+    const dh_stage s = stage_at(smem, it);
+    const std::size_t tile = seq_tile(sq, n - 1 - it, p.heads, head);
+    if (it >= k_small_stages) mbar_wait(bars.small_empty(it), use_parity(it, k_small_stages) ^ 1);
+    if (lane == 0) {
+      mbar_expect_bytes(bars.small_full(it), narrow_smem::small_bytes);
+      copy_tile_box(s.Aqk, maps.Aqk, 0, tile, bars.small_full(it));
+    }
+    if (it >= k_wide_stages) mbar_wait(bars.wide_empty(it), use_parity(it, k_wide_stages) ^ 1);
+    if (lane == 0) mbar_expect_bytes(bars.wide_full(it), narrow_smem::wide_bytes);
+    __syncwarp();
+    if (lane < 8) {
+      static_assert(narrow_smem::kg - narrow_smem::w == 3 * 2 * k_box_bytes, "wide tiles in map order");
+      unsigned char* const dst = reinterpret_cast<unsigned char*>(s.w) + (lane >> 1) * 2 * k_box_bytes; // tile lane / 2
+      copy_tile_box(dst, maps.wide[lane >> 1], lane & 1, tile, bars.wide_full(it));
+    }
+  }
+}
 
 // dv = Aqk^T do for rows [16 RB, +16): Aqk is lower-triangular, so only token blocks kk >= RB.
 __device__ __forceinline__ void aqk_t_do(frag_c (&dv)[2], const dh_stage& s, int RB, int lane) {
   dv[0] = dv[1] = frag_c{};
   for (int kk = RB; kk < 4; ++kk) {
     std::uint32_t a[4], b0[2], b1[2];
-    load_a_bf16_trans(a, s.Aqk + 16 * kk * k_ld_aqk + 16 * RB, k_ld_aqk, lane);
+    load_a_bf16_trans_swz(a, s.Aqk, 16 * kk, 16 * RB, lane);
     load_b_bf16_x2(b0, b1, s.dO + 16 * kk * k_ld, k_ld, lane);
     mma_bf16_16816(dv[0], a, b0);
     mma_bf16_16816(dv[1], a, b1);
@@ -105,15 +158,17 @@ __device__ void chain_role(const bwd_dh_params& p, unsigned char* smem, const se
                            int warp, int lane) {
   const int g = warp * 32 + lane, gid = lane >> 2, tig = lane & 3, n = sq.num_chunks;
   const int RB = warp, R0 = 16 * warp, S0 = 32 * warp; // dv_new rows [R0, +16); state rows [S0, +32)
-  const chain_copies copies(g, vt, p.heads);
+  const do_copies copies(g, p.heads * v_dim, k_ld, 8, VT * vt);
+  const stage_bars bars = bars_of(smem);
   // iteration it handles chunk n - 1 - it from stage_at(it): its small tiles loaded two
   // iterations ahead, its wide ones one iteration ahead
-  if (n > 0) load_dh_stage(p, stage_at(smem, 0), sq, n - 1, head, copies, k_ld, g);
+  if (n > 0) load_do_gC(p, stage_at(smem, 0), sq, n - 1, head, copies, k_ld, g);
   cp_async_commit();
-  if (n > 1) load_dh_small(p, stage_at(smem, 1), sq, n - 2, head, copies, k_ld, g);
+  if (n > 1) load_do_gC(p, stage_at(smem, 1), sq, n - 2, head, copies, k_ld, g);
   cp_async_commit();
   cp_async_wait<1>();
-  named_sync(k_bar_chain, k_group); // stage 0 visible
+  if (n > 0) mbar_wait(bars.small_full(0), 0);
+  named_sync(k_bar_chain, k_group); // stage 0's small tiles visible
   frag_c dv[2];
   if (n > 0) aqk_t_do(dv, stage_at(smem, 0), RB, lane);
 
@@ -135,19 +190,25 @@ __device__ void chain_role(const bwd_dh_params& p, unsigned char* smem, const se
       }
     }
     cp_async_wait<0>();
+    mbar_wait(bars.wide_full(it), use_parity(it, k_wide_stages));
+    if (it + 1 < n) mbar_wait(bars.small_full(it + 1), use_parity(it + 1, k_small_stages));
     // dh visible to every chain warp; this iteration's wide tiles and the next one's small tiles too
     named_sync(k_bar_chain, k_group);
     named_arrive(bar_dh_full(b), 2 * k_group);
-    // (both targets were last read in iteration it - 1, which every chain warp has finished)
-    if (it + 2 < n) load_dh_small(p, stage_at(smem, it + 2), sq, n - 3 - it, head, copies, k_ld, g);
-    if (it + 1 < n) load_dh_wide(p, stage_at(smem, it + 1), sq, n - 2 - it, head, copies);
+    // every chain warp is past iteration it - 1: its stages may be refilled (its small stage held
+    // chunk it - 1's do, Aqk and exp(gamma_C), read through its dh step)
+    if (it >= 1 && g == 0) {
+      if (it - 1 + k_wide_stages < n) mbar_arrive(bars.wide_empty(it - 1));
+      if (it - 1 + k_small_stages < n) mbar_arrive(bars.small_empty(it - 1));
+    }
+    if (it + 2 < n) load_do_gC(p, stage_at(smem, it + 2), sq, n - 3 - it, head, copies, k_ld, g);
     cp_async_commit();
 
     // dv_new = Aqk^T do (computed at the end of the last step) + kg dh
 #pragma unroll
     for (int kk = 0; kk < 8; ++kk) {
       std::uint32_t a[4], b0[2], b1[2];
-      load_a_bf16(a, s.kg + R0 * k_ld_wide + 16 * kk, k_ld_wide, lane);
+      load_a_bf16_swz(a, s.kg, R0, 16 * kk, lane);
       load_b_bf16_x2(b0, b1, x.dh + 16 * kk * k_ld, k_ld, lane);
       mma_bf16_16816(dv[0], a, b0);
       mma_bf16_16816(dv[1], a, b1);
@@ -207,23 +268,40 @@ __device__ void output_role(const bwd_dh_params& p, unsigned char* smem, const s
   }
 }
 
-__global__ void __launch_bounds__(k_dh_threads, 1) bwd_dh_narrow_kernel(bwd_dh_params p) {
-  extern __shared__ __align__(16) unsigned char smem[];
+__global__ void __launch_bounds__(k_threads, 1)
+    bwd_dh_narrow_kernel(const bwd_dh_params p, const __grid_constant__ dh_maps maps) {
+  extern __shared__ __align__(1024) unsigned char smem[]; // the swizzled boxes need 1024-byte alignment
   const serial_cta cta = serial_cta_of(blockIdx.x, p.heads, v_dim / VT);
   const seq_info sq = p.seqs[p.seq_order[cta.seq_rank]];
   const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+  if (threadIdx.x == 0) {
+    const stage_bars bars = bars_of(smem);
+    for (int it = 0; it < k_wide_stages; ++it) {
+      mbar_init(bars.wide_full(it), 1);
+      mbar_init(bars.wide_empty(it), 1);
+    }
+    for (int it = 0; it < k_small_stages; ++it) {
+      mbar_init(bars.small_full(it), 1);
+      mbar_init(bars.small_empty(it), 1);
+    }
+    fence_mbar_init();
+  }
+  __syncthreads(); // the barriers exist before any copy or arrival reaches them
   if (warp < 4) {
     chain_role(p, smem, sq, cta.head, cta.vt, warp, lane);
-  } else {
+  } else if (warp < 8) {
     output_role(p, smem, sq, cta.head, cta.vt, warp - 4, lane);
+  } else {
+    producer_role(p, maps, smem, sq, cta.head, lane);
   }
 }
 
 } // namespace
 
 cudaError_t launch_bwd_dh_narrow(const bwd_dh_params& p, int num_seqs, cudaStream_t stream) {
-  static_assert(k_dh_threads == 2 * k_group, "chain and output warps");
-  return launch_serial<bwd_dh_narrow_kernel>(p, num_seqs, v_dim / VT, k_dh_threads, narrow_smem::bytes, stream);
+  dh_maps maps;
+  if (const cudaError_t e = make_dh_maps(p, &maps); e != cudaSuccess) return e;
+  return launch_serial<bwd_dh_narrow_kernel>(p, num_seqs, v_dim / VT, k_threads, narrow_smem::bytes, stream, maps);
 }
 
 } // namespace kda::dev

@@ -1,9 +1,9 @@
 #pragma once
-// One chunk's inputs of the state-gradient pass (bwd_dh) in shared memory and their load, shared
-// by the 32/64-column kernel (dh_pass.cu, 256 threads copy) and the 16-column one
-// (dh_pass_narrow.cu, its 128 chain threads copy). The inputs come in two parts that the 16-column
-// kernel buffers to different depths: the [64][128] tiles (w, qg and its lo half, kg) and the
-// small ones (do of this V tile, Aqk, exp(gamma_C)).
+// One chunk's inputs of the state-gradient pass (bwd_dh) in shared memory, the load of do and the
+// dh update's products, shared by the 32/64-column kernel (dh_pass.cu) and the 16-column one
+// (dh_pass_narrow.cu). In both a producer warp copies the [64][128] tiles (w, qg and its lo half,
+// kg) and Aqk as swizzled boxes (common/tile_maps.cuh); the computing threads copy do of their V
+// tile and exp(gamma_C).
 #include <cstddef>
 
 #include <cuda_bf16.h>
@@ -11,59 +11,48 @@
 #include "bwd/dh_pass.cuh"
 #include "common/chunk_tile_copies.cuh"
 #include "common/mma.cuh"
-#include "common/serial_copies.cuh"
+#include "common/tile_maps.cuh"
 
 namespace kda::dev {
 
 struct dh_stage {
-  __nv_bfloat16 *w, *qg, *qg_lo, *kg; // [64][k_ld_wide] each
-  __nv_bfloat16 *dO, *Aqk;            // [64][ld_do], [64][k_ld_aqk]
+  __nv_bfloat16 *w, *qg, *qg_lo, *kg; // [64][128] each, swizzled (tile_maps.cuh)
+  __nv_bfloat16 *dO, *Aqk;            // [64][ld_do]; [64][64] swizzled
   float* gC;                          // exp(gamma_C) [128]
 };
 
-// The [64][128] tiles w, qg, qg_lo, kg of chunk c into s with 16-byte cp.async (this thread's
-// row_copies `wide`).
-template <typename Copies>
-__device__ __forceinline__ void load_dh_wide(const bwd_dh_params& p, const dh_stage& s, const seq_info& sq, int c,
-                                             int head, const Copies& o) {
-  copy_wide_tiles<4>({s.w, s.qg, s.qg_lo, s.kg}, {p.w, p.qg, p.qg_lo, p.kg}, seq_tile(sq, c, p.heads, head) * tile_sizes::ck,
-                     o.wide);
-}
-
-// do (token rows of [T, H, V]; rows past the sequence's end are zero), Aqk and exp(gamma_C) of
-// chunk c into s. Copies: this thread's row_copies `dO` and `aqk`; ld_do: do's shared row stride;
-// t: the thread's index among the copying threads.
-template <typename Copies>
-__device__ __forceinline__ void load_dh_small(const bwd_dh_params& p, const dh_stage& s, const seq_info& sq, int c,
-                                              int head, const Copies& o, int ld_do, int t) {
-  const std::size_t tile = seq_tile(sq, c, p.heads, head);
+// do of chunk c (token rows of [T, H, V]; rows past the sequence's end are zero) into s_do with
+// 16-byte cp.async: this thread's row_copies `o`, shared row stride ld_do. (The other inputs come
+// from the copy engine: both kernels' producer warps.)
+template <typename DoCopies>
+__device__ __forceinline__ void load_dh_do(const bwd_dh_params& p, __nv_bfloat16* s_do, const seq_info& sq, int c,
+                                           int head, const DoCopies& o, int ld_do) {
   const std::size_t do_row0 = (static_cast<std::size_t>(sq.start + k_chunk * c) * p.heads + head) * v_dim;
 #pragma unroll
-  for (int n = 0; n < 64 / o.dO.rows; ++n) {
-    const int i = o.dO.row0 + n * o.dO.rows;
-    __nv_bfloat16* dst = s.dO + o.dO.s + n * o.dO.rows * ld_do;
+  for (int n = 0; n < 64 / o.rows; ++n) {
+    const int i = o.row0 + n * o.rows;
+    __nv_bfloat16* dst = s_do + o.s + n * o.rows * ld_do;
     if (k_chunk * c + i < sq.len) {
-      cp_async_16(dst, p.d_o + do_row0 + o.dO.g + static_cast<std::size_t>(n * o.dO.rows) * p.heads * v_dim);
+      cp_async_16(dst, p.d_o + do_row0 + o.g + static_cast<std::size_t>(n * o.rows) * p.heads * v_dim);
     } else {
       *reinterpret_cast<uint4*>(dst) = make_uint4(0, 0, 0, 0);
     }
   }
-  copy_aqk_tile(s.Aqk, p.Aqk, tile, o.aqk);
-  copy_gamma_C(s.gC, p.gC, tile, t);
 }
 
-// Both parts of chunk c into s.
-template <typename Copies>
-__device__ __forceinline__ void load_dh_stage(const bwd_dh_params& p, const dh_stage& s, const seq_info& sq, int c,
-                                              int head, const Copies& o, int ld_do, int t) {
-  load_dh_wide(p, s, sq, c, head, o);
-  load_dh_small(p, s, sq, c, head, o, ld_do, t);
+// do and exp(gamma_C) of chunk c into stage s: this thread's do copies `o` (shared row stride
+// ld_do), t: its index among the copying threads.
+template <typename DoCopies>
+__device__ __forceinline__ void load_do_gC(const bwd_dh_params& p, const dh_stage& s, const seq_info& sq, int c, int head,
+                                           const DoCopies& o, int ld_do, int t) {
+  load_dh_do(p, s.dO, sq, c, head, o, ld_do);
+  copy_gamma_C(s.gC, p.gC, seq_tile(sq, c, p.heads, head), t);
 }
 
 // dhf += sum over the chunk's 64 tokens of A_t^T B for the NA tiles A_t ([64][128] bf16, rows =
 // tokens, this warp's state-row columns) in the order given, per element and k step; B: [64][ld]
 // bf16 (do or -dv_new), columns 16 np. dhf: state rows s_rows + 16 mt + gid (+8), columns 8 nt +
-// 2 tig (+1).
+// 2 tig (+1). The A tiles are in the copy engine's swizzled layout (common/tile_maps.cuh).
 template <int MT, int NT, int NA>
 __device__ __forceinline__ void dh_add_products(frag_c (&dhf)[MT][NT], const __nv_bfloat16* const (&A)[NA],
                                                 const __nv_bfloat16* B, int ld, int s_rows, int lane) {
@@ -75,7 +64,7 @@ __device__ __forceinline__ void dh_add_products(frag_c (&dhf)[MT][NT], const __n
     for (int t = 0; t < NA; ++t) {
 #pragma unroll
       for (int mt = 0; mt < MT; ++mt) {
-        load_a_bf16_trans(a[t][mt], A[t] + 16 * kk * k_ld_wide + s_rows + 16 * mt, k_ld_wide, lane);
+        load_a_bf16_trans_swz(a[t][mt], A[t], 16 * kk, s_rows + 16 * mt, lane);
       }
     }
 #pragma unroll

@@ -1,11 +1,9 @@
 #pragma once
-// The intra stage's tiles of one chunk into a serial pass's shared memory with 16-byte cp.async,
-// each thread making the copies its row_copies (common/serial_copies.cuh) assign: the [64][128]
-// bf16 tiles w, qg, kg, the [64][64] Aqk tile and exp(gamma_C). Both state passes (fwd_state, its
-// 16-column form, and both bwd_dh kernels) load a chunk step through these.
+// The inputs of a chunk step that a serial pass's computing threads copy themselves (16-byte
+// cp.async, each thread the copies its row_copies assign: common/serial_copies.cuh): u of the CTA's
+// V tile and exp(gamma_C). The [64][128] and [64][64] tiles come from the copy engine instead
+// (common/tile_maps.cuh). do of the backward: bwd/dh_stage.cuh.
 #include <cstddef>
-
-#include <cuda_bf16.h>
 
 #include "common/layout.cuh"
 #include "common/mma.cuh"
@@ -13,26 +11,14 @@
 
 namespace kda::dev {
 
-// N [64][128] bf16 tiles (global row stride k_dim, tile offset ck; shared row stride k_ld_wide) in
-// one loop: src[t] + ck -> dst[t].
-template <int N, int SEGS, int THREADS>
-__device__ __forceinline__ void copy_wide_tiles(__nv_bfloat16* const (&dst)[N], const __nv_bfloat16* const (&src)[N],
-                                                std::size_t ck, const row_copies<SEGS, THREADS>& w) {
-#pragma unroll
-  for (int n = 0; n < 64 / w.rows; ++n) {
-    const int gs = n * w.rows * k_dim, ss = n * w.rows * k_ld_wide;
-#pragma unroll
-    for (int t = 0; t < N; ++t) cp_async_16(dst[t] + w.s + ss, src[t] + ck + w.g + gs);
-  }
-}
-
-// The [64][64] Aqk tile of `tile` (shared row stride k_ld_aqk).
+// u [64][VT] fp32 of `tile` (global [tile][64][128], this thread's copies `o` with the V tile's
+// column in o.g) into dst (shared row stride ldu).
 template <int SEGS, int THREADS>
-__device__ __forceinline__ void copy_aqk_tile(__nv_bfloat16* dst, const __nv_bfloat16* Aqk, std::size_t tile,
-                                              const row_copies<SEGS, THREADS>& a) {
-  const __nv_bfloat16* src = Aqk + tile * tile_sizes::cc + a.g;
+__device__ __forceinline__ void copy_u_tile(float* dst, const float* u, std::size_t tile, const row_copies<SEGS, THREADS>& o,
+                                            int ldu) {
+  const float* src = u + tile * tile_sizes::ck + o.g;
 #pragma unroll
-  for (int n = 0; n < 64 / a.rows; ++n) cp_async_16(dst + a.s + n * a.rows * k_ld_aqk, src + n * a.rows * k_chunk);
+  for (int n = 0; n < 64 / o.rows; ++n) cp_async_16(dst + o.s + n * o.rows * ldu, src + n * o.rows * v_dim);
 }
 
 // exp(gamma_C) [128] fp32 of `tile`, by the copying threads t < 32.

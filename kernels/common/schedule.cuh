@@ -39,14 +39,15 @@ inline unsigned serial_grid(int num_seqs, int heads, int vtiles) {
 }
 
 // Launches serial pass Kernel (one CTA per sequence, head and V tile) with `smem` bytes of dynamic
-// shared memory. The limit is raised once per Kernel: the static belongs to the instantiation.
-template <auto Kernel, typename Params>
-cudaError_t launch_serial(const Params& p, int num_seqs, int vtiles, int threads, std::size_t smem,
-                          cudaStream_t stream) {
+// shared memory, passing p and the further arguments (the tensor maps). The limit is raised once
+// per Kernel: the static belongs to the instantiation.
+template <auto Kernel, typename Params, typename... More>
+cudaError_t launch_serial(const Params& p, int num_seqs, int vtiles, int threads, std::size_t smem, cudaStream_t stream,
+                          const More&... more) {
   static const cudaError_t attr =
       cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem));
   if (attr != cudaSuccess) return attr;
-  Kernel<<<serial_grid(num_seqs, p.heads, vtiles), threads, smem, stream>>>(p);
+  Kernel<<<serial_grid(num_seqs, p.heads, vtiles), threads, smem, stream>>>(p, more...);
   return cudaGetLastError();
 }
 

@@ -8,11 +8,6 @@
 
 namespace kda::dev {
 
-// Shared-memory row strides (bf16 elements) of the serial passes' chunk tiles: [64][128] tiles
-// (w, qg, kg) and the [64][64] Aqk tile, padded so ldmatrix reads are conflict-free.
-constexpr int k_ld_wide = 136;
-constexpr int k_ld_aqk = 72;
-
 // A tile copied in SEGS 16-byte segments per row by THREADS threads (tid counted from the first of
 // them): this thread's copies are rows row0 + n * rows (n = 0, 1, ...) at segment tid % SEGS. g and
 // s are the global and shared offsets (elements) of copy 0; copy n adds n * rows rows to each.

@@ -1,5 +1,8 @@
-// Forward stage 2 ("state pass" + output): see state_pass.cuh. 8 warps; per chunk, with the
-// inputs of the next chunk in flight (cp.async double buffer):
+// Forward stage 2 ("state pass" + output): see state_pass.cuh. 8 warps compute and a producer warp
+// copies w, kg (and qg, Aqk for o) as whole [64][64] swizzled boxes with the copy engine
+// (common/tile_maps.cuh, completing on mbarriers: common/mbarrier.cuh; v19, as v18 in the 16-column
+// pass); the 8 warps copy u and exp(gamma_C) (cp.async). Per chunk, with the inputs of the next
+// chunk in flight (double buffer):
 //   step 1  h (FP32 registers) -> bf16 in smem (the B operand of w h and qg h)
 //   step 2  warp (row block, column half): v_new = u - w h, o = qg h          (K = 128)
 //   step 3  o += Aqk v_new                                                      (K = 64)
@@ -13,15 +16,21 @@
 #include "fwd/state_pass.cuh"
 
 #include <cstdint>
+#include <tuple>
 
 #include "common/chunk_tile_copies.cuh"
+#include "common/mbarrier.cuh"
 #include "common/mma.cuh"
+#include "common/named_barrier.cuh"
 #include "common/schedule.cuh"
 #include "common/serial_copies.cuh"
+#include "common/tile_maps.cuh"
 
 namespace kda::dev {
 namespace {
 
+constexpr int k_threads = k_state_threads + 32; // 8 computing warps, the producer warp
+constexpr int k_bar_compute = 1;                  // named barrier of the 8 computing warps
 
 // VT: columns of V (and of the state) one CTA owns, 32 or 64 here (16: state_pass_narrow.cu).
 // Smaller tiles give more CTAs (short rows); each output element is computed in the same order
@@ -30,18 +39,24 @@ template <int VT>
 struct state_smem {
   static constexpr int ld = VT + 8;  // bf16 row stride of [.][VT] tiles (h, v_new hi and lo)
   static constexpr int ldu = VT + 8; // fp32 row stride of u [64][VT] (conflict-free 8-byte reads)
+  // stage: w, qg, kg [64][128] and Aqk [64][64] bf16 swizzled (tile_maps.cuh), u [64][ldu] fp32,
+  // exp(gamma_C) [128] fp32; stages on 1024-byte boundaries for the swizzled boxes
   static constexpr std::size_t w = 0;
-  static constexpr std::size_t qg = w + 64 * k_ld_wide * 2;
-  static constexpr std::size_t kg = qg + 64 * k_ld_wide * 2;
-  static constexpr std::size_t u = kg + 64 * k_ld_wide * 2;
-  static constexpr std::size_t Aqk = u + 64 * ldu * 4;
-  static constexpr std::size_t gC = Aqk + 64 * k_ld_aqk * 2;
-  static constexpr std::size_t stage = gC + 128 * 4;
+  static constexpr std::size_t qg = w + 2 * k_box_bytes;
+  static constexpr std::size_t kg = qg + 2 * k_box_bytes;
+  static constexpr std::size_t Aqk = kg + 2 * k_box_bytes;
+  static constexpr std::size_t u = Aqk + k_box_bytes;
+  static constexpr std::size_t gC = u + 64 * ldu * 4;
+  static constexpr std::size_t stage = (gC + 128 * 4 + 1023) / 1024 * 1024;
   static constexpr std::size_t h = 2 * stage;
   static constexpr std::size_t vn = h + 128 * ld * 2;
   static constexpr std::size_t vn_lo = vn + 64 * ld * 2;
-  static constexpr std::size_t bytes = vn_lo + 64 * ld * 2;
+  static constexpr std::size_t bars = vn_lo + 64 * ld * 2; // full [2], empty [2] (mbarrier.cuh)
+  static constexpr std::size_t bytes = bars + 4 * 8;
+  static_assert(bars % 8 == 0, "mbarrier alignment");
   static_assert(bytes <= 227 * 1024, "one CTA per SM");
+  // What the producer's copies bring per chunk: w, kg; with o also qg, Aqk.
+  static constexpr std::uint32_t copy_bytes(bool o) { return (o ? 7 : 4) * k_box_bytes; }
 };
 
 struct stage_ptrs {
@@ -58,47 +73,59 @@ __device__ __forceinline__ stage_ptrs stage_at(unsigned char* smem, int buf) {
           reinterpret_cast<float*>(b + L::u), reinterpret_cast<float*>(b + L::gC)};
 }
 
-// The copies of one stage (common/serial_copies.cuh): w, qg, kg [64][128] bf16 in 16 segments
-// per row, u [64][VT] fp32 in VT / 4, Aqk [64][64] bf16 in 8; and h out [128][VT] bf16 in VT / 8.
+// The computing threads' copies (common/serial_copies.cuh): u [64][VT] fp32 in VT / 4 segments per
+// row; and h out [128][VT] bf16 in VT / 8.
 template <int VT>
 struct stage_copies {
-  row_copies<16> wide;
   row_copies<VT / 4> u;
-  row_copies<8> aqk;
   row_copies<VT / 8> h;
   __device__ stage_copies(int tid, int vt)
-      : wide(tid, k_dim, k_ld_wide, 8), u(tid, v_dim, state_smem<VT>::ldu, 4, VT * vt),
-        aqk(tid, k_chunk, k_ld_aqk, 8), h(tid, v_dim, state_smem<VT>::ld, 8, VT * vt) {}
+      : u(tid, v_dim, state_smem<VT>::ldu, 4, VT * vt), h(tid, v_dim, state_smem<VT>::ld, 8, VT * vt) {}
 };
 
-// O: the pass writes o (the forward); without (the replay backward's h and v_new) qg and Aqk are
-// not read.
-template <int VT, bool O>
-__device__ __forceinline__ void load_stage(const fwd_state_params& p, const stage_ptrs& s, std::size_t tile,
-                                           const stage_copies<VT>& o, int tid) {
-  const std::size_t ck = tile * tile_sizes::ck;
-  if constexpr (O) {
-    copy_wide_tiles<3>({s.w, s.qg, s.kg}, {p.w, p.qg, p.kg}, ck, o.wide);
-  } else {
-    copy_wide_tiles<2>({s.w, s.kg}, {p.w, p.kg}, ck, o.wide);
-  }
-#pragma unroll
-  for (int n = 0; n < 64 / o.u.rows; ++n) {
-    cp_async_16(s.u + o.u.s + n * o.u.rows * state_smem<VT>::ldu, p.u + ck + o.u.g + n * o.u.rows * v_dim);
-  }
-  if constexpr (O) copy_aqk_tile(s.Aqk, p.Aqk, tile, o.aqk);
+// The computing threads' share of a stage: u of this V tile and exp(gamma_C).
+template <int VT>
+__device__ __forceinline__ void load_u_gC(const fwd_state_params& p, const stage_ptrs& s, std::size_t tile,
+                                          const stage_copies<VT>& o, int tid) {
+  copy_u_tile(s.u, p.u, tile, o.u, state_smem<VT>::ldu);
   copy_gamma_C(s.gC, p.gC, tile, tid);
+}
+
+// The producer warp: chunk c's boxes into stage c % 2 (lanes 0-3: w, kg; with O lanes 4-6: qg,
+// Aqk), once the computing warps have released the stage's previous chunk.
+template <int VT, bool O>
+__device__ void produce(const fwd_state_params& p, const state_maps& maps, unsigned char* smem, const seq_info& sq,
+                        int head, int lane) {
+  using L = state_smem<VT>;
+  auto* const bars = reinterpret_cast<std::uint64_t*>(smem + L::bars); // full [2], empty [2]
+  for (int c = 0; c < sq.num_chunks; ++c) {
+    const int st = c & 1, use = c >> 1;
+    const std::size_t tile = seq_tile(sq, c, p.heads, head);
+    if (use > 0) mbar_wait(bars + 2 + st, (use - 1) & 1);
+    if (lane == 0) mbar_expect_bytes(bars + st, L::copy_bytes(O));
+    __syncwarp();
+    const stage_ptrs s = stage_at<VT>(smem, st);
+    if (lane < 4) {
+      copy_tile_box(lane < 2 ? s.w : s.kg, lane < 2 ? maps.w : maps.kg, lane & 1, tile, bars + st);
+    } else if (O && lane < 6) {
+      copy_tile_box(s.qg, maps.qg, lane & 1, tile, bars + st);
+    } else if (O && lane == 6) {
+      copy_tile_box(s.Aqk, maps.Aqk, 0, tile, bars + st);
+    }
+  }
 }
 
 // O = (p.o != nullptr): without o (bwd_state_replay) the pass skips qg h, step 3 and the loads of
 // qg and Aqk (v15: before, it computed o and dropped it); h and v_new are the same bits either way.
 template <int VT, bool O>
-__global__ void __launch_bounds__(k_state_threads, 1) fwd_state_kernel(fwd_state_params p) {
+__global__ void __launch_bounds__(k_threads, 1) fwd_state_kernel(const fwd_state_params p,
+                                                                 const __grid_constant__ state_maps maps) {
   using L = state_smem<VT>;
   constexpr int ld = L::ld;
   constexpr int NT4 = VT / 8;  // n-tiles of a warp's state rows (step 4)
   constexpr int NT2 = VT / 16; // n-tiles of a warp's v_new / o columns (steps 2, 3)
-  extern __shared__ __align__(16) unsigned char smem[];
+  extern __shared__ __align__(1024) unsigned char smem[]; // the swizzled boxes need 1024-byte alignment
+  auto* const bars = reinterpret_cast<std::uint64_t*>(smem + L::bars); // full [2], empty [2]
   auto* s_h = reinterpret_cast<__nv_bfloat16*>(smem + L::h);
   auto* s_vn = reinterpret_cast<__nv_bfloat16*>(smem + L::vn);
   auto* s_vn_lo = reinterpret_cast<__nv_bfloat16*>(smem + L::vn_lo);
@@ -107,16 +134,23 @@ __global__ void __launch_bounds__(k_state_threads, 1) fwd_state_kernel(fwd_state
   const seq_info sq = p.seqs[p.seq_order[cta.seq_rank]];
   const int head = cta.head, vt = cta.vt, H = p.heads;
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-  const int gid = lane >> 2, tig = lane & 3;
+  if (tid < 4) mbar_init(bars + tid, 1);
+  if (tid == 0) fence_mbar_init();
+  __syncthreads(); // the barriers exist before any copy or arrival reaches them
+  if (warp == 8) {
+    produce<VT, O>(p, maps, smem, sq, head, lane);
+    return;
+  }
+  const int gid = lane >> 2, tig = lane & 3, n = sq.num_chunks;
   const int R0 = 16 * (warp & 3), C0 = (warp >> 2) * (VT / 2); // steps 2/3: rows [R0, +16), cols [C0, +VT/2)
   const auto tile_of = [&](int c) { return seq_tile(sq, c, H, head); };
 
   frag_c hf[NT4] = {}; // h rows 16 warp + gid (+8), cols 8 nt + 2 tig (+1)
   const stage_copies<VT> copies(tid, vt);
-  if (sq.num_chunks > 0) load_stage<VT, O>(p, stage_at<VT>(smem, 0), tile_of(0), copies, tid);
+  if (n > 0) load_u_gC<VT>(p, stage_at<VT>(smem, 0), tile_of(0), copies, tid);
   cp_async_commit();
 
-  for (int c = 0; c < sq.num_chunks; ++c) {
+  for (int c = 0; c < n; ++c) {
     const std::size_t tile = tile_of(c);
     const stage_ptrs s = stage_at<VT>(smem, c & 1);
 
@@ -127,9 +161,12 @@ __global__ void __launch_bounds__(k_state_threads, 1) fwd_state_kernel(fwd_state
       *reinterpret_cast<std::uint32_t*>(s_h + r * ld + col) = pack_bf16(hf[nt].x[0], hf[nt].x[1]);
       *reinterpret_cast<std::uint32_t*>(s_h + (r + 8) * ld + col) = pack_bf16(hf[nt].x[2], hf[nt].x[3]);
     }
-    cp_async_wait<0>();
-    __syncthreads();
-    if (c + 1 < sq.num_chunks) load_stage<VT, O>(p, stage_at<VT>(smem, (c + 1) & 1), tile_of(c + 1), copies, tid);
+    cp_async_wait<0>();                 // this chunk's u, exp(gamma_C)
+    mbar_wait(bars + (c & 1), (c >> 1) & 1); // its boxes
+    named_sync(k_bar_compute, k_state_threads);
+    // every warp is past chunk c - 1: its stage may be refilled with chunk c + 1
+    if (c >= 1 && c + 1 < n && tid == 0) mbar_arrive(bars + 2 + ((c + 1) & 1));
+    if (c + 1 < n) load_u_gC<VT>(p, stage_at<VT>(smem, (c + 1) & 1), tile_of(c + 1), copies, tid);
     cp_async_commit();
     if (p.h_out) {
       const auto& hc = copies.h;
@@ -147,8 +184,8 @@ __global__ void __launch_bounds__(k_state_threads, 1) fwd_state_kernel(fwd_state
 #pragma unroll
     for (int kk = 0; kk < 8; ++kk) {
       std::uint32_t aw[4], aq[4];
-      load_a_bf16(aw, s.w + R0 * k_ld_wide + 16 * kk, k_ld_wide, lane);
-      if constexpr (O) load_a_bf16(aq, s.qg + R0 * k_ld_wide + 16 * kk, k_ld_wide, lane);
+      load_a_bf16_swz(aw, s.w, R0, 16 * kk, lane);
+      if constexpr (O) load_a_bf16_swz(aq, s.qg, R0, 16 * kk, lane);
 #pragma unroll
       for (int np = 0; np < NT2 / 2; ++np) {
         std::uint32_t b0[2], b1[2];
@@ -176,14 +213,14 @@ __global__ void __launch_bounds__(k_state_threads, 1) fwd_state_kernel(fwd_state
         if (vn_dst) *reinterpret_cast<float2*>(vn_dst + r * v_dim + col) = make_float2(vn0, vn1);
       }
     }
-    __syncthreads();
+    named_sync(k_bar_compute, k_state_threads);
 
     // step 3 (o only)
     if constexpr (O) {
 #pragma unroll
       for (int kk = 0; kk < 4; ++kk) {
         std::uint32_t a[4];
-        load_a_bf16(a, s.Aqk + R0 * k_ld_aqk + 16 * kk, k_ld_aqk, lane);
+        load_a_bf16_swz(a, s.Aqk, R0, 16 * kk, lane);
 #pragma unroll
         for (int np = 0; np < NT2 / 2; ++np) {
 #pragma unroll
@@ -214,7 +251,7 @@ __global__ void __launch_bounds__(k_state_threads, 1) fwd_state_kernel(fwd_state
 #pragma unroll
       for (int kk = 0; kk < 4; ++kk) {
         std::uint32_t a[4];
-        load_a_bf16_trans(a, s.kg + 16 * kk * k_ld_wide + 16 * warp, k_ld_wide, lane);
+        load_a_bf16_trans_swz(a, s.kg, 16 * kk, 16 * warp, lane);
 #pragma unroll
         for (int np = 0; np < NT4 / 2; ++np) {
 #pragma unroll
@@ -233,15 +270,28 @@ __global__ void __launch_bounds__(k_state_threads, 1) fwd_state_kernel(fwd_state
 
 template <int VT>
 cudaError_t launch_vt(const fwd_state_params& p, int num_seqs, cudaStream_t stream) {
+  state_maps maps;
+  if (const cudaError_t e = make_state_maps(p, &maps); e != cudaSuccess) return e;
   if (p.o) {
-    return launch_serial<fwd_state_kernel<VT, true>>(p, num_seqs, v_dim / VT, k_state_threads, state_smem<VT>::bytes,
-                                                     stream);
+    return launch_serial<fwd_state_kernel<VT, true>>(p, num_seqs, v_dim / VT, k_threads, state_smem<VT>::bytes, stream,
+                                                     maps);
   }
-  return launch_serial<fwd_state_kernel<VT, false>>(p, num_seqs, v_dim / VT, k_state_threads, state_smem<VT>::bytes,
-                                                    stream);
+  return launch_serial<fwd_state_kernel<VT, false>>(p, num_seqs, v_dim / VT, k_threads, state_smem<VT>::bytes, stream,
+                                                    maps);
 }
 
 } // namespace
+
+cudaError_t make_state_maps(const fwd_state_params& p, state_maps* maps) {
+  *maps = {};
+  for (auto [map, base, width] : {std::tuple{&maps->w, p.w, k_dim}, std::tuple{&maps->kg, p.kg, k_dim},
+                                  std::tuple{&maps->qg, p.o ? p.qg : nullptr, k_dim},
+                                  std::tuple{&maps->Aqk, p.o ? p.Aqk : nullptr, k_chunk}}) {
+    if (!base) continue;
+    if (const cudaError_t e = make_tile_map(map, base, p.num_tiles, width); e != cudaSuccess) return e;
+  }
+  return cudaSuccess;
+}
 
 int choose_state_vtile(int num_seqs, int heads, int sm_count) {
   // Measured on the H200 (docs/perf-log.md, fwd v1): 64-column tiles win once there are about

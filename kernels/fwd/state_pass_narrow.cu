@@ -8,23 +8,32 @@
 // The serial chain of a chunk (h -> smem -> w h -> v_new -> smem -> kg^T v_new -> h) runs on the
 // chain warps with two 128-thread barriers; the output warps work on the same chunk beside them,
 // on copies of h and v_new kept for two chunks (double buffers), and never hold the chain up unless
-// they fall two chunks behind. Each group loads its own tiles (cp.async double buffers).
+// they fall two chunks behind.
+//   producer warp 8   copies w, kg (chain stage) and qg, Aqk (output stage), k_stages chunks ahead
+// The producer's copies are whole [64][64] boxes for the copy engine (common/tile_maps.cuh: 8 KB a
+// copy, 128-byte swizzled shared layout), completing on mbarriers (common/mbarrier.cuh); the chain
+// warps copy u and exp(gamma_C) of their chain stage themselves (cp.async). Before v18 both groups
+// loaded every tile with 16-byte cp.async, one chunk ahead (v18: the chunk step 1.7 -> 1.2 us).
 // Every element goes through the same mma in the same order as in state_pass.cu (u in FP32, v_new
 // as a bf16 hi + lo pair), so the bits are those of every other V tile.
 #include <cstdint>
 
 #include "common/chunk_tile_copies.cuh"
+#include "common/mbarrier.cuh"
 #include "common/mma.cuh"
 #include "common/named_barrier.cuh"
 #include "common/schedule.cuh"
 #include "common/serial_copies.cuh"
+#include "common/tile_maps.cuh"
 #include "fwd/state_pass.cuh"
 
 namespace kda::dev {
 namespace {
 
 constexpr int VT = 16;
-constexpr int k_group = 128;   // threads of each role
+constexpr int k_stages = 3;    // chunks of the inputs in flight or in use
+constexpr int k_group = 128;   // threads of the chain role and of the output role
+constexpr int k_threads = 2 * k_group + 32; // chain, output, producer warp
 constexpr int k_ld = VT + 8;   // bf16 row stride of [.][16] tiles (h, v_new hi and lo)
 constexpr int k_ldu = VT + 8;  // fp32 row stride of u [64][16]
 
@@ -36,26 +45,45 @@ __device__ __forceinline__ int bar_vn_full(int b) { return 5 + b; }
 __device__ __forceinline__ int bar_buf_free(int b) { return 7 + b; }
 
 struct narrow_smem {
-  // chain stage: w, kg [64][136] bf16, u [64][24] fp32, exp(gamma_C) [128] fp32
+  // chain stage: w, kg [64][128] bf16 swizzled (tile_maps.cuh), u [64][24] fp32, exp(gamma_C) [128]
+  // fp32; stages on 1024-byte boundaries for the swizzled boxes
   static constexpr std::size_t c_w = 0;
-  static constexpr std::size_t c_kg = c_w + 64 * k_ld_wide * 2;
-  static constexpr std::size_t c_u = c_kg + 64 * k_ld_wide * 2;
+  static constexpr std::size_t c_kg = c_w + 2 * k_box_bytes;
+  static constexpr std::size_t c_u = c_kg + 2 * k_box_bytes;
   static constexpr std::size_t c_gC = c_u + 64 * k_ldu * 4;
-  static constexpr std::size_t c_stage = c_gC + 128 * 4;
-  // output stage: qg [64][136] bf16, Aqk [64][72] bf16
-  static constexpr std::size_t o_base = 2 * c_stage;
+  static constexpr std::size_t c_stage = (c_gC + 128 * 4 + 1023) / 1024 * 1024;
+  // output stage: qg [64][128], Aqk [64][64] bf16 swizzled
+  static constexpr std::size_t o_base = k_stages * c_stage;
   static constexpr std::size_t o_qg = 0;
-  static constexpr std::size_t o_Aqk = o_qg + 64 * k_ld_wide * 2;
-  static constexpr std::size_t o_stage = o_Aqk + 64 * k_ld_aqk * 2;
+  static constexpr std::size_t o_Aqk = o_qg + 2 * k_box_bytes;
+  static constexpr std::size_t o_stage = o_Aqk + k_box_bytes;
   // per buffer b: h [128][24], v_new hi [64][24], lo [64][24] (bf16)
-  static constexpr std::size_t x_base = o_base + 2 * o_stage;
+  static constexpr std::size_t x_base = o_base + k_stages * o_stage;
   static constexpr std::size_t x_h = 0;
   static constexpr std::size_t x_hi = x_h + 128 * k_ld * 2;
   static constexpr std::size_t x_lo = x_hi + 64 * k_ld * 2;
   static constexpr std::size_t x_buf = x_lo + 64 * k_ld * 2;
-  static constexpr std::size_t bytes = x_base + 2 * x_buf;
+  // mbarriers per stage: chain full, output full, chain empty, output empty (mbarrier.cuh)
+  static constexpr std::size_t bars = x_base + 2 * x_buf;
+  static constexpr std::size_t bytes = bars + 4 * k_stages * 8;
+  static_assert(bars % 8 == 0, "mbarrier alignment");
   static_assert(bytes <= 227 * 1024, "one CTA per SM");
+  // What the producer's copies bring per chunk: w, kg (chain stage); qg, Aqk (output stage).
+  static constexpr std::uint32_t c_bytes = 4 * k_box_bytes;
+  static constexpr std::uint32_t o_bytes = 3 * k_box_bytes;
 };
+
+
+struct stage_bars {
+  std::uint64_t* base;
+  __device__ std::uint64_t* chain_full(int b) const { return base + b; }
+  __device__ std::uint64_t* out_full(int b) const { return base + k_stages + b; }
+  __device__ std::uint64_t* chain_empty(int b) const { return base + 2 * k_stages + b; }
+  __device__ std::uint64_t* out_empty(int b) const { return base + 3 * k_stages + b; }
+};
+__device__ __forceinline__ stage_bars bars_of(unsigned char* smem) {
+  return {reinterpret_cast<std::uint64_t*>(smem + narrow_smem::bars)};
+}
 
 struct chain_stage {
   __nv_bfloat16 *w, *kg;
@@ -84,45 +112,43 @@ __device__ __forceinline__ shared_buf buf_at(unsigned char* smem, int b) {
 }
 
 // The 16-byte copies of one group thread (g = 0..127; common/serial_copies.cuh).
-struct chain_copies {
-  row_copies<16, k_group> wide; // w, kg
-  row_copies<4, k_group> u;     // u [64][16] fp32 of this V tile
-  __device__ chain_copies(int g, int vt) : wide(g, k_dim, k_ld_wide, 8), u(g, v_dim, k_ldu, 4, VT * vt) {}
-};
-struct out_copies {
-  row_copies<16, k_group> wide; // qg
-  row_copies<8, k_group> aqk;
-  row_copies<2, k_group> h; // h out [128][16] bf16
-  __device__ out_copies(int g, int vt)
-      : wide(g, k_dim, k_ld_wide, 8), aqk(g, k_chunk, k_ld_aqk, 8), h(g, v_dim, k_ld, 8, VT * vt) {}
-};
+using u_copies = row_copies<4, k_group>; // u [64][16] fp32 of this V tile, by the chain warps
+using h_copies = row_copies<2, k_group>; // h out [128][16] bf16, by the output warps
 
-__device__ __forceinline__ void load_chain(const fwd_state_params& p, const chain_stage& s, std::size_t tile,
-                                           const chain_copies& o, int g) {
-  const std::size_t ck = tile * tile_sizes::ck;
-  copy_wide_tiles<2>({s.w, s.kg}, {p.w, p.kg}, ck, o.wide);
-#pragma unroll
-  for (int n = 0; n < 64 / o.u.rows; ++n) {
-    cp_async_16(s.u + o.u.s + n * o.u.rows * k_ldu, p.u + ck + o.u.g + n * o.u.rows * v_dim);
+// The producer warp: chunk c's boxes (lanes 0-3: w, kg; lanes 0-2: qg, Aqk), each stage once the
+// group reading it has released its previous chunk.
+__device__ void producer_role(const fwd_state_params& p, const state_maps& maps, unsigned char* smem,
+                              const seq_info& sq, int head, int lane) {
+  const stage_bars bars = bars_of(smem);
+  for (int c = 0; c < sq.num_chunks; ++c) {
+    const int st = c % k_stages, use = c / k_stages;
+    const std::size_t tile = seq_tile(sq, c, p.heads, head);
+    if (use > 0) mbar_wait(bars.chain_empty(st), (use - 1) & 1);
+    if (lane == 0) mbar_expect_bytes(bars.chain_full(st), narrow_smem::c_bytes);
+    __syncwarp();
+    const chain_stage s = chain_at(smem, st);
+    if (lane < 4) copy_tile_box(lane < 2 ? s.w : s.kg, lane < 2 ? maps.w : maps.kg, lane & 1, tile, bars.chain_full(st));
+    if (!p.o) continue; // the replay pass's h and v_new need no qg, Aqk
+    if (use > 0) mbar_wait(bars.out_empty(st), (use - 1) & 1);
+    if (lane == 0) mbar_expect_bytes(bars.out_full(st), narrow_smem::o_bytes);
+    __syncwarp();
+    const out_stage o = out_at(smem, st);
+    if (lane < 2) {
+      copy_tile_box(o.qg, maps.qg, lane, tile, bars.out_full(st));
+    } else if (lane == 2) {
+      copy_tile_box(o.Aqk, maps.Aqk, 0, tile, bars.out_full(st));
+    }
   }
-  copy_gamma_C(s.gC, p.gC, tile, g);
 }
 
-__device__ __forceinline__ void load_out(const fwd_state_params& p, const out_stage& s, std::size_t tile,
-                                         const out_copies& o) {
-  const std::size_t ck = tile * tile_sizes::ck;
-  copy_wide_tiles<1>({s.qg}, {p.qg}, ck, o.wide);
-  copy_aqk_tile(s.Aqk, p.Aqk, tile, o.aqk);
-}
-
-// acc += A h for 16 rows of A ([.][128] bf16, row stride k_ld_wide) and the 16 columns of h
+// acc += A h for rows [r0, +16) of A ([64][128] bf16, swizzled) and the 16 columns of h
 // ([128][16] bf16): w h on the chain warps, qg h on the output warps; k steps in order.
-__device__ __forceinline__ void rows_times_h(frag_c (&acc)[2], const __nv_bfloat16* a_rows, const __nv_bfloat16* h,
+__device__ __forceinline__ void rows_times_h(frag_c (&acc)[2], const __nv_bfloat16* A, int r0, const __nv_bfloat16* h,
                                              int lane) {
 #pragma unroll
   for (int kk = 0; kk < 8; ++kk) {
     std::uint32_t a[4], b0[2], b1[2];
-    load_a_bf16(a, a_rows + 16 * kk, k_ld_wide, lane);
+    load_a_bf16_swz(a, A, r0, 16 * kk, lane);
     load_b_bf16_x2(b0, b1, h + 16 * kk * k_ld, k_ld, lane);
     mma_bf16_16816(acc[0], a, b0);
     mma_bf16_16816(acc[1], a, b1);
@@ -135,15 +161,25 @@ __device__ void chain_role(const fwd_state_params& p, unsigned char* smem, const
   const int g = warp * 32 + lane, gid = lane >> 2, tig = lane & 3, H = p.heads;
   const int R0 = 16 * warp, S0 = 32 * warp; // v_new rows [R0, +16); state rows [S0, +32)
   const auto tile_of = [&](int c) { return seq_tile(sq, c, H, head); };
-  const chain_copies copies(g, vt);
+  const u_copies copies(g, v_dim, k_ldu, 4, VT * vt);
+  const stage_bars bars = bars_of(smem);
+  const int n = sq.num_chunks;
+  // u and exp(gamma_C) of chunk c into its chain stage, beside the producer's w and kg
+  const auto load_u_gC = [&](int c) {
+    const chain_stage s = chain_at(smem, c % k_stages);
+    copy_u_tile(s.u, p.u, tile_of(c), copies, k_ldu);
+    copy_gamma_C(s.gC, p.gC, tile_of(c), g);
+  };
   frag_c hf[2][2] = {}; // h rows S0 + 16 mt + gid (+8), cols 8 nt + 2 tig (+1)
-  if (sq.num_chunks > 0) load_chain(p, chain_at(smem, 0), tile_of(0), copies, g);
-  cp_async_commit();
+  for (int c = 0; c + 1 < k_stages; ++c) {
+    if (c < n) load_u_gC(c);
+    cp_async_commit();
+  }
 
-  for (int c = 0; c < sq.num_chunks; ++c) {
-    const int b = c & 1;
+  for (int c = 0; c < n; ++c) {
+    const int b = c & 1, st = c % k_stages;
     const std::size_t tile = tile_of(c);
-    const chain_stage s = chain_at(smem, b);
+    const chain_stage s = chain_at(smem, st);
     const shared_buf x = buf_at(smem, b);
 
     // h (FP32 registers) -> bf16 in buffer b, once the output warps are done with chunk c - 2's
@@ -157,15 +193,19 @@ __device__ void chain_role(const fwd_state_params& p, unsigned char* smem, const
         *reinterpret_cast<std::uint32_t*>(x.h + (r + 8) * k_ld + col) = pack_bf16(hf[mt][nt].x[2], hf[mt][nt].x[3]);
       }
     }
-    cp_async_wait<0>();
+    cp_async_wait<k_stages - 2>();                       // this chunk's u, exp(gamma_C)
+    mbar_wait(bars.chain_full(st), (c / k_stages) & 1); // this chunk's w, kg
     named_sync(k_bar_chain, k_group); // h and this chunk's chain stage visible to every chain warp
     named_arrive(bar_h_full(b), 2 * k_group);
-    if (c + 1 < sq.num_chunks) load_chain(p, chain_at(smem, b ^ 1), tile_of(c + 1), copies, g);
+    // every chain warp is past chunk c - 1: its stage may be refilled (only stages that will be, so
+    // that no phase is left open)
+    if (c >= 1 && c - 1 + k_stages < n && g == 0) mbar_arrive(bars.chain_empty((c - 1) % k_stages));
+    if (c + k_stages - 1 < n) load_u_gC(c + k_stages - 1); // into chunk c - 1's stage
     cp_async_commit();
 
     // v_new = u - w h for rows [R0, +16)
     frag_c av[2] = {};
-    rows_times_h(av, s.w + R0 * k_ld_wide, x.h, lane);
+    rows_times_h(av, s.w, R0, x.h, lane);
     float* const vn_dst = p.vn_out ? p.vn_out + tile * tile_sizes::ck + VT * vt : nullptr;
 #pragma unroll
     for (int nt = 0; nt < 2; ++nt) {
@@ -192,7 +232,7 @@ __device__ void chain_role(const fwd_state_params& p, unsigned char* smem, const
     for (int kk = 0; kk < 4; ++kk) {
       std::uint32_t a[2][4];
 #pragma unroll
-      for (int mt = 0; mt < 2; ++mt) load_a_bf16_trans(a[mt], s.kg + 16 * kk * k_ld_wide + S0 + 16 * mt, k_ld_wide, lane);
+      for (int mt = 0; mt < 2; ++mt) load_a_bf16_trans_swz(a[mt], s.kg, 16 * kk, S0 + 16 * mt, lane);
 #pragma unroll
       for (const __nv_bfloat16* part : {x.hi, x.lo}) { // v_new = hi + lo
         std::uint32_t b0[2], b1[2];
@@ -213,37 +253,36 @@ __device__ void output_role(const fwd_state_params& p, unsigned char* smem, cons
   const int g = ow * 32 + lane, gid = lane >> 2, tig = lane & 3, H = p.heads;
   const int R0 = 16 * ow; // o rows [R0, +16)
   const auto tile_of = [&](int c) { return seq_tile(sq, c, H, head); };
-  const out_copies copies(g, vt);
-  if (sq.num_chunks > 0 && p.o) load_out(p, out_at(smem, 0), tile_of(0), copies);
-  cp_async_commit();
+  const h_copies copies(g, v_dim, k_ld, 8, VT * vt);
+  const stage_bars bars = bars_of(smem);
+  const int n = sq.num_chunks;
 
-  for (int c = 0; c < sq.num_chunks; ++c) {
-    const int b = c & 1;
+  for (int c = 0; c < n; ++c) {
+    const int b = c & 1, st = c % k_stages;
     const std::size_t tile = tile_of(c);
-    const out_stage s = out_at(smem, b);
+    const out_stage s = out_at(smem, st);
     const shared_buf x = buf_at(smem, b);
-    cp_async_wait<0>();
-    named_sync(k_bar_out, k_group); // this chunk's output stage visible to every output warp
-    if (c + 1 < sq.num_chunks && p.o) load_out(p, out_at(smem, b ^ 1), tile_of(c + 1), copies);
-    cp_async_commit();
+    if (p.o) mbar_wait(bars.out_full(st), (c / k_stages) & 1); // this chunk's qg, Aqk
+    named_sync(k_bar_out, k_group); // every output warp is past chunk c - 1: its stage may be refilled
+    if (p.o && c >= 1 && c - 1 + k_stages < n && g == 0) mbar_arrive(bars.out_empty((c - 1) % k_stages));
 
     named_sync(bar_h_full(b), 2 * k_group);
     if (p.h_out) {
-      __nv_bfloat16* const h_dst = p.h_out + tile * tile_sizes::kv + copies.h.g;
+      __nv_bfloat16* const h_dst = p.h_out + tile * tile_sizes::kv + copies.g;
 #pragma unroll
-      for (int n = 0; n < 128 / copies.h.rows; ++n) {
-        *reinterpret_cast<uint4*>(h_dst + n * copies.h.rows * v_dim) =
-            *reinterpret_cast<const uint4*>(x.h + copies.h.s + n * copies.h.rows * k_ld);
+      for (int r = 0; r < 128 / copies.rows; ++r) {
+        *reinterpret_cast<uint4*>(h_dst + r * copies.rows * v_dim) =
+            *reinterpret_cast<const uint4*>(x.h + copies.s + r * copies.rows * k_ld);
       }
     }
     frag_c ao[2] = {};
-    if (p.o) rows_times_h(ao, s.qg + R0 * k_ld_wide, x.h, lane);
+    if (p.o) rows_times_h(ao, s.qg, R0, x.h, lane);
     named_sync(bar_vn_full(b), 2 * k_group);
     if (p.o) {
 #pragma unroll
       for (int kk = 0; kk < 4; ++kk) {
         std::uint32_t a[4];
-        load_a_bf16(a, s.Aqk + R0 * k_ld_aqk + 16 * kk, k_ld_aqk, lane);
+        load_a_bf16_swz(a, s.Aqk, R0, 16 * kk, lane);
 #pragma unroll
         for (const __nv_bfloat16* part : {x.hi, x.lo}) { // v_new = hi + lo
           std::uint32_t b0[2], b1[2];
@@ -254,7 +293,7 @@ __device__ void output_role(const fwd_state_params& p, unsigned char* smem, cons
       }
     }
     // h and v_new of buffer b are read: the chain may refill it for chunk c + 2
-    if (c + 2 < sq.num_chunks) named_arrive(bar_buf_free(b), 2 * k_group);
+    if (c + 2 < n) named_arrive(bar_buf_free(b), 2 * k_group);
     if (p.o) {
 #pragma unroll
       for (int hh = 0; hh < 2; ++hh) {
@@ -270,23 +309,38 @@ __device__ void output_role(const fwd_state_params& p, unsigned char* smem, cons
   }
 }
 
-__global__ void __launch_bounds__(k_state_threads, 1) fwd_state_narrow_kernel(fwd_state_params p) {
-  extern __shared__ __align__(16) unsigned char smem[];
+__global__ void __launch_bounds__(k_threads, 1)
+    fwd_state_narrow_kernel(const fwd_state_params p, const __grid_constant__ state_maps maps) {
+  extern __shared__ __align__(1024) unsigned char smem[]; // the swizzled boxes need 1024-byte alignment
   const serial_cta cta = serial_cta_of(blockIdx.x, p.heads, v_dim / VT);
   const seq_info sq = p.seqs[p.seq_order[cta.seq_rank]];
   const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+  if (threadIdx.x == 0) {
+    const stage_bars bars = bars_of(smem);
+    for (int b = 0; b < k_stages; ++b) {
+      mbar_init(bars.chain_full(b), 1);
+      mbar_init(bars.out_full(b), 1);
+      mbar_init(bars.chain_empty(b), 1);
+      mbar_init(bars.out_empty(b), 1);
+    }
+    fence_mbar_init();
+  }
+  __syncthreads(); // the barriers exist before any copy or arrival reaches them
   if (warp < 4) {
     chain_role(p, smem, sq, cta.head, cta.vt, warp, lane);
-  } else {
+  } else if (warp < 8) {
     output_role(p, smem, sq, cta.head, cta.vt, warp - 4, lane);
+  } else {
+    producer_role(p, maps, smem, sq, cta.head, lane);
   }
 }
 
 } // namespace
 
 cudaError_t launch_fwd_state_narrow(const fwd_state_params& p, int num_seqs, cudaStream_t stream) {
-  static_assert(k_state_threads == 2 * k_group, "chain and output warps");
-  return launch_serial<fwd_state_narrow_kernel>(p, num_seqs, v_dim / VT, k_state_threads, narrow_smem::bytes, stream);
+  state_maps maps;
+  if (const cudaError_t e = make_state_maps(p, &maps); e != cudaSuccess) return e;
+  return launch_serial<fwd_state_narrow_kernel>(p, num_seqs, v_dim / VT, k_threads, narrow_smem::bytes, stream, maps);
 }
 
 } // namespace kda::dev

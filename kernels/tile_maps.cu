@@ -1,0 +1,37 @@
+// Host side of common/tile_maps.cuh: cuTensorMapEncodeTiled, reached through the runtime's
+// driver entry point so that libkda links against the runtime alone.
+#include "common/tile_maps.cuh"
+
+#include <cudaTypedefs.h> // PFN_cuTensorMapEncodeTiled_v12000
+
+namespace kda::dev {
+namespace {
+
+PFN_cuTensorMapEncodeTiled_v12000 encoder() {
+  static const PFN_cuTensorMapEncodeTiled_v12000 fn = [] {
+    void* p = nullptr;
+    cudaDriverEntryPointQueryResult q{};
+    if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault, &q) != cudaSuccess ||
+        q != cudaDriverEntryPointSuccess) {
+      p = nullptr;
+    }
+    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(p);
+  }();
+  return fn;
+}
+
+} // namespace
+
+cudaError_t make_tile_map(CUtensorMap* map, const __nv_bfloat16* base, std::size_t tiles, int width) {
+  const PFN_cuTensorMapEncodeTiled_v12000 encode = encoder();
+  if (!encode) return cudaErrorNotSupported;
+  const cuuint64_t dims[2] = {static_cast<cuuint64_t>(width), static_cast<cuuint64_t>(tiles) * 64};
+  const cuuint64_t strides[1] = {static_cast<cuuint64_t>(width) * 2}; // bytes between rows
+  const cuuint32_t box[2] = {64, 64}, elem[2] = {1, 1};
+  const CUresult r = encode(map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, const_cast<__nv_bfloat16*>(base), dims, strides,
+                            box, elem, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+                            CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
+}
+
+} // namespace kda::dev
