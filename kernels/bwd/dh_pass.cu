@@ -38,7 +38,7 @@ struct dh_smem {
   static constexpr std::size_t Aqk = kg + 2 * k_box_bytes;
   static constexpr std::size_t dO = Aqk + k_box_bytes;
   static constexpr std::size_t gC = dO + 64 * ld * 2;
-  static constexpr std::size_t stage = (gC + 128 * 4 + 1023) / 1024 * 1024;
+  static constexpr std::size_t stage = box_aligned(gC + 128 * 4);
   static constexpr std::size_t dh = 2 * stage;
   static constexpr std::size_t dvn = dh + 128 * ld * 2;
   static constexpr std::size_t dvn_neg = dvn + 64 * ld * 2;

@@ -56,7 +56,7 @@ struct narrow_smem {
   static constexpr std::size_t Aqk = 0;
   static constexpr std::size_t dO = Aqk + k_box_bytes;
   static constexpr std::size_t gC = dO + 64 * k_ld * 2;
-  static constexpr std::size_t small_stage = (gC + 128 * 4 + 1023) / 1024 * 1024;
+  static constexpr std::size_t small_stage = box_aligned(gC + 128 * 4);
   // per buffer b: dh [128][24], dv_new, -dv_new and dv_new's lo half [64][24] (bf16)
   static constexpr std::size_t x_base = small_base + k_small_stages * small_stage;
   static constexpr std::size_t x_dh = 0;

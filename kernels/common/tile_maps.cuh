@@ -21,6 +21,10 @@ namespace kda::dev {
 
 constexpr std::size_t k_box_bytes = 64 * 64 * 2; // one [64][64] bf16 box
 
+// `bytes` rounded up to the boxes' 1024-byte alignment: the size of a shared-memory stage that
+// holds boxes, so that the next stage's boxes start aligned too.
+constexpr std::size_t box_aligned(std::size_t bytes) { return (bytes + 1023) / 1024 * 1024; }
+
 // Byte offset of element (r, c) of a swizzled [64][W] tile from its first box.
 __device__ __forceinline__ std::uint32_t swz_offset(int r, int c) {
   return static_cast<std::uint32_t>((c >> 6) * k_box_bytes + r * 128 + ((((c >> 3) & 7) ^ (r & 7)) << 4) + (c & 7) * 2);

@@ -47,7 +47,7 @@ struct state_smem {
   static constexpr std::size_t Aqk = kg + 2 * k_box_bytes;
   static constexpr std::size_t u = Aqk + k_box_bytes;
   static constexpr std::size_t gC = u + 64 * ldu * 4;
-  static constexpr std::size_t stage = (gC + 128 * 4 + 1023) / 1024 * 1024;
+  static constexpr std::size_t stage = box_aligned(gC + 128 * 4);
   static constexpr std::size_t h = 2 * stage;
   static constexpr std::size_t vn = h + 128 * ld * 2;
   static constexpr std::size_t vn_lo = vn + 64 * ld * 2;

@@ -51,7 +51,7 @@ struct narrow_smem {
   static constexpr std::size_t c_kg = c_w + 2 * k_box_bytes;
   static constexpr std::size_t c_u = c_kg + 2 * k_box_bytes;
   static constexpr std::size_t c_gC = c_u + 64 * k_ldu * 4;
-  static constexpr std::size_t c_stage = (c_gC + 128 * 4 + 1023) / 1024 * 1024;
+  static constexpr std::size_t c_stage = box_aligned(c_gC + 128 * 4);
   // output stage: qg [64][128], Aqk [64][64] bf16 swizzled
   static constexpr std::size_t o_base = k_stages * c_stage;
   static constexpr std::size_t o_qg = 0;
