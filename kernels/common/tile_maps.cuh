@@ -3,32 +3,23 @@
 // (cp.async.bulk.tensor, sm_90), and the shared-memory layout those copies write.
 //
 // A [64][W] bf16 tile (W = 128: w, qg, qg_lo, kg; W = 64: Aqk) arrives as W / 64 boxes of
-// [64 rows][64 columns], 8 KB each, with the 128-byte swizzle: in row r, the 16-byte chunk j of the
-// row's 128 bytes sits at chunk j ^ (r & 7). So one copy moves 8 KB (the serial passes' 16-byte
-// cp.async and row-sized bulk copies cost a request per 16 or 256 bytes: docs/perf-log.md, v7c and
-// v17), and ldmatrix's 8 row addresses of one column chunk fall in 8 different bank groups without
-// padding. Each box must start on a 1024-byte boundary of shared memory.
+// [64 rows][64 columns], 8 KB each, with the 128-byte swizzle (common/box_layout.cuh): in row r, the
+// 16-byte chunk j of the row's 128 bytes sits at chunk j ^ (r & 7). So one copy moves 8 KB (the
+// serial passes' 16-byte cp.async and row-sized bulk copies cost a request per 16 or 256 bytes:
+// docs/perf-log.md, v7c and v17), and ldmatrix's 8 row addresses of one column chunk fall in 8
+// different bank groups without padding. Each box must start on a 1024-byte boundary of shared
+// memory.
 #include <cstddef>
 #include <cstdint>
 
 #include <cuda.h> // CUtensorMap
 #include <cuda_bf16.h>
 
+#include "common/box_layout.cuh"
 #include "common/layout.cuh"
 #include "common/mma.cuh"
 
 namespace kda::dev {
-
-constexpr std::size_t k_box_bytes = 64 * 64 * 2; // one [64][64] bf16 box
-
-// `bytes` rounded up to the boxes' 1024-byte alignment: the size of a shared-memory stage that
-// holds boxes, so that the next stage's boxes start aligned too.
-constexpr std::size_t box_aligned(std::size_t bytes) { return (bytes + 1023) / 1024 * 1024; }
-
-// Byte offset of element (r, c) of a swizzled [64][W] tile from its first box.
-__device__ __forceinline__ std::uint32_t swz_offset(int r, int c) {
-  return static_cast<std::uint32_t>((c >> 6) * k_box_bytes + r * 128 + ((((c >> 3) & 7) ^ (r & 7)) << 4) + (c & 7) * 2);
-}
 
 // load_a_bf16 (common/mma.cuh) of rows [r0, +16), columns [c0, +16) of a swizzled tile.
 __device__ __forceinline__ void load_a_bf16_swz(std::uint32_t (&a)[4], const __nv_bfloat16* tile, int r0, int c0,
@@ -49,7 +40,7 @@ __device__ __forceinline__ void load_a_bf16_trans_swz(std::uint32_t (&a)[4], con
 __device__ __forceinline__ void copy_tile_box(void* dst, const CUtensorMap& map, int cb, std::size_t tile,
                                               std::uint64_t* bar) {
   asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];\n" ::"r"(
-                   smem_addr(dst) + static_cast<std::uint32_t>(cb * k_box_bytes)),
+                   smem_addr(dst) + box_offset(cb)),
                "l"(reinterpret_cast<std::uint64_t>(&map)), "r"(64 * cb), "r"(static_cast<int>(tile * 64)),
                "r"(smem_addr(bar))
                : "memory");
