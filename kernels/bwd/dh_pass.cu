@@ -80,9 +80,7 @@ __device__ void produce(const bwd_dh_params& p, const dh_maps& maps, unsigned ch
   for (int it = 0; it < n; ++it) {
     const int st = it & 1, use = it >> 1;
     const std::size_t tile = seq_tile(sq, n - 1 - it, p.heads, head);
-    if (use > 0) mbar_wait(bars + 2 + st, (use - 1) & 1);
-    if (lane == 0) mbar_expect_bytes(bars + st, L::copy_bytes);
-    __syncwarp();
+    produce_begin(bars + st, bars + 2 + st, use, L::copy_bytes, lane);
     unsigned char* const stage = smem + st * L::stage;
     if (lane < 8) {
       static_assert(L::kg - L::w == 3 * 2 * k_box_bytes, "wide tiles in map order");

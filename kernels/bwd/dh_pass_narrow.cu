@@ -130,6 +130,8 @@ __device__ void producer_role(const bwd_dh_params& p, const dh_maps& maps, unsig
       mbar_expect_bytes(bars.small_full(it), narrow_smem::small_bytes);
       copy_tile_box(s.Aqk, maps.Aqk, 0, tile, bars.small_full(it));
     }
+    // (produce_begin's steps, written out: its form compiles differently here, and this one is
+    // the code measured in session 12)
     if (it >= k_wide_stages) mbar_wait(bars.wide_empty(it), use_parity(it, k_wide_stages) ^ 1);
     if (lane == 0) mbar_expect_bytes(bars.wide_full(it), narrow_smem::wide_bytes);
     __syncwarp();

@@ -1,7 +1,7 @@
 #pragma once
 // Shared-memory barriers (PTX mbarrier, sm_90) for a producer warp that fills stages of shared
-// memory with the copy engine (common/tile_maps.cuh) and consumer warps that read them; the
-// 16-column serial passes use them (docs/perf-log.md, v18).
+// memory with the copy engine (common/tile_maps.cuh) and consumer warps that read them; every
+// serial pass uses them (docs/perf-log.md, v18 and v19).
 //
 // Per stage two barriers, each completing one phase per use of the stage:
 //   full:  count 1; the producer posts the bytes the stage will receive (arrive.expect_tx) and the
@@ -47,6 +47,16 @@ __device__ __forceinline__ void mbar_wait(std::uint64_t* bar, std::uint32_t pari
       "}\n" ::"r"(smem_addr(bar)),
       "r"(parity)
       : "memory");
+}
+
+// The producer warp's start of use `use` (0, 1, ...) of a stage: once the consumers have released
+// the stage's previous use (`empty`), lane 0 posts the bytes the copies will bring (`full`); then
+// the warp's lanes issue the copies.
+__device__ __forceinline__ void produce_begin(std::uint64_t* full, std::uint64_t* empty, int use, std::uint32_t bytes,
+                                              int lane) {
+  if (use > 0) mbar_wait(empty, (use - 1) & 1);
+  if (lane == 0) mbar_expect_bytes(full, bytes);
+  __syncwarp();
 }
 
 } // namespace kda::dev

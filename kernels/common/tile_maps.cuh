@@ -16,7 +16,6 @@
 #include <cuda_bf16.h>
 
 #include "common/box_layout.cuh"
-#include "common/layout.cuh"
 #include "common/mma.cuh"
 
 namespace kda::dev {

@@ -101,9 +101,7 @@ __device__ void produce(const fwd_state_params& p, const state_maps& maps, unsig
   for (int c = 0; c < sq.num_chunks; ++c) {
     const int st = c & 1, use = c >> 1;
     const std::size_t tile = seq_tile(sq, c, p.heads, head);
-    if (use > 0) mbar_wait(bars + 2 + st, (use - 1) & 1);
-    if (lane == 0) mbar_expect_bytes(bars + st, L::copy_bytes(O));
-    __syncwarp();
+    produce_begin(bars + st, bars + 2 + st, use, L::copy_bytes(O), lane);
     const stage_ptrs s = stage_at<VT>(smem, st);
     if (lane < 4) {
       copy_tile_box(lane < 2 ? s.w : s.kg, lane < 2 ? maps.w : maps.kg, lane & 1, tile, bars + st);

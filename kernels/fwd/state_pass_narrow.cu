@@ -123,15 +123,11 @@ __device__ void producer_role(const fwd_state_params& p, const state_maps& maps,
   for (int c = 0; c < sq.num_chunks; ++c) {
     const int st = c % k_stages, use = c / k_stages;
     const std::size_t tile = seq_tile(sq, c, p.heads, head);
-    if (use > 0) mbar_wait(bars.chain_empty(st), (use - 1) & 1);
-    if (lane == 0) mbar_expect_bytes(bars.chain_full(st), narrow_smem::c_bytes);
-    __syncwarp();
+    produce_begin(bars.chain_full(st), bars.chain_empty(st), use, narrow_smem::c_bytes, lane);
     const chain_stage s = chain_at(smem, st);
     if (lane < 4) copy_tile_box(lane < 2 ? s.w : s.kg, lane < 2 ? maps.w : maps.kg, lane & 1, tile, bars.chain_full(st));
     if (!p.o) continue; // the replay pass's h and v_new need no qg, Aqk
-    if (use > 0) mbar_wait(bars.out_empty(st), (use - 1) & 1);
-    if (lane == 0) mbar_expect_bytes(bars.out_full(st), narrow_smem::o_bytes);
-    __syncwarp();
+    produce_begin(bars.out_full(st), bars.out_empty(st), use, narrow_smem::o_bytes, lane);
     const out_stage o = out_at(smem, st);
     if (lane < 2) {
       copy_tile_box(o.qg, maps.qg, lane, tile, bars.out_full(st));
