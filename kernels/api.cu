@@ -43,7 +43,8 @@ void free_plan(kda_plan* p) {
                     static_cast<void*>(p->qg_lo), static_cast<void*>(p->kg), static_cast<void*>(p->Aqk),
                     static_cast<void*>(p->gC), static_cast<void*>(p->X), static_cast<void*>(p->dh),
                     static_cast<void*>(p->dvn), static_cast<void*>(p->dvn_lo), static_cast<void*>(p->replay),
-                    static_cast<void*>(p->dA_part), static_cast<void*>(p->ddt_part)}) {
+                    static_cast<void*>(p->dA_part), static_cast<void*>(p->ddt_part),
+                    static_cast<void*>(p->ready)}) {
     if (ptr) cudaFree(ptr);
   }
   delete p;
@@ -91,18 +92,20 @@ kda_plan::saved_regions regions_of(const kda_plan* plan, void* saved) {
   return r;
 }
 
+// A new epoch per intra launch: the state pass launched after it waits for the tiles' flags to
+// reach it (common/ready_flags.cuh).
 kda::dev::fwd_intra_params intra_params(const kda_plan* plan, const kda_fwd_args* a, const intra_tiles& t) {
   return {static_cast<const __nv_bfloat16*>(a->q), static_cast<const __nv_bfloat16*>(a->k),
           static_cast<const __nv_bfloat16*>(a->v), static_cast<const __nv_bfloat16*>(a->beta),
           a->gate_in, a->A_log, a->dt_bias, plan->chunks, plan->problem.heads, plan->scale,
-          t.w, t.u, t.qg, t.qg_lo, t.kg, t.Aqk, t.gC, t.X};
+          t.w, t.u, t.qg, t.qg_lo, t.kg, t.Aqk, t.gC, t.X, plan->ready, ++plan->epoch};
 }
 
 // h_out / vn_out: where the state pass stores h entering each chunk and v_new (null: nowhere).
 kda::dev::fwd_state_params state_params(const kda_plan* plan, const intra_tiles& t, void* o, __nv_bfloat16* h_out,
                                         float* vn_out) {
   return {plan->seqs, plan->seq_order, plan->problem.heads, t.w, t.u, t.qg, t.kg, t.Aqk, t.gC,
-          static_cast<__nv_bfloat16*>(o), h_out, vn_out, plan->tiles()};
+          static_cast<__nv_bfloat16*>(o), h_out, vn_out, plan->tiles(), plan->ready, plan->epoch};
 }
 
 kda_status run_fwd_stage(const kda_plan* plan, const kda_fwd_args* a, int stage, cudaStream_t st) {
@@ -318,6 +321,8 @@ kda_status kda_plan_create(const kda_problem* problem, kda_plan** out) {
   step(cudaMalloc(&plan->replay, std::max<std::size_t>(plan->replay_bytes(), 1)));
   step(alloc(&plan->dA_part, tiles));
   step(alloc(&plan->ddt_part, tiles * kda::dev::k_dim));
+  step(alloc(&plan->ready, tiles));
+  if (e == cudaSuccess) step(cudaMemset(plan->ready, 0, std::max<std::size_t>(tiles, 1) * sizeof(unsigned)));
   if (e == cudaSuccess && !chunks.empty()) {
     step(cudaMemcpy(plan->chunks, chunks.data(), chunks.size() * sizeof(chunks[0]), cudaMemcpyHostToDevice));
   }

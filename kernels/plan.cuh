@@ -34,6 +34,13 @@ struct kda_plan {
   void* replay = nullptr;
   float *dA_part = nullptr, *ddt_part = nullptr;
 
+  // Per tile, the epoch of the last intra launch that wrote it (common/ready_flags.cuh): the state
+  // pass that follows an intra launch may start before it ends and waits per tile. `epoch` counts
+  // the plan's intra launches (fwd_intra and bwd_intra), so a plan's calls must be ordered on one
+  // stream (they share the workspace anyway).
+  unsigned* ready = nullptr;
+  mutable unsigned epoch = 0;
+
   std::size_t tiles() const { return static_cast<std::size_t>(num_chunks) * problem.heads; }
   // h entering each chunk [tile][128][128] bf16 then v_new [tile][64][128] fp32: the head of the
   // saved set, and the whole of the replay buffer.

@@ -219,7 +219,8 @@ template <int VT>
 cudaError_t launch_vt(const bwd_dh_params& p, int num_seqs, cudaStream_t stream) {
   dh_maps maps;
   if (const cudaError_t e = make_dh_maps(p, &maps); e != cudaSuccess) return e;
-  return launch_serial<bwd_dh_kernel<VT>>(p, num_seqs, v_dim / VT, k_threads, dh_smem<VT>::bytes, stream, maps);
+  return launch_serial<bwd_dh_kernel<VT>>(p, num_seqs, v_dim / VT, k_threads, dh_smem<VT>::bytes,
+                                          serial_launch::plain, stream, maps);
 }
 
 } // namespace

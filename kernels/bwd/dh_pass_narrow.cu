@@ -303,7 +303,8 @@ __global__ void __launch_bounds__(k_threads, 1)
 cudaError_t launch_bwd_dh_narrow(const bwd_dh_params& p, int num_seqs, cudaStream_t stream) {
   dh_maps maps;
   if (const cudaError_t e = make_dh_maps(p, &maps); e != cudaSuccess) return e;
-  return launch_serial<bwd_dh_narrow_kernel>(p, num_seqs, v_dim / VT, k_threads, narrow_smem::bytes, stream, maps);
+  return launch_serial<bwd_dh_narrow_kernel>(p, num_seqs, v_dim / VT, k_threads, narrow_smem::bytes,
+                                             serial_launch::plain, stream, maps);
 }
 
 } // namespace kda::dev

@@ -38,17 +38,34 @@ inline unsigned serial_grid(int num_seqs, int heads, int vtiles) {
   return static_cast<unsigned>(num_seqs) * static_cast<unsigned>(heads) * static_cast<unsigned>(vtiles);
 }
 
+// How a serial pass starts: after the previous kernel of the stream (plain), or, for the state
+// passes that the intra stage feeds, as its programmatic dependent (after_intra): its CTAs are
+// scheduled once every intra CTA has started, and wait per tile for the intra stage's ready flags
+// (common/ready_flags.cuh).
+enum class serial_launch { plain, after_intra };
+
 // Launches serial pass Kernel (one CTA per sequence, head and V tile) with `smem` bytes of dynamic
 // shared memory, passing p and the further arguments (the tensor maps). The limit is raised once
 // per Kernel: the static belongs to the instantiation.
 template <auto Kernel, typename Params, typename... More>
-cudaError_t launch_serial(const Params& p, int num_seqs, int vtiles, int threads, std::size_t smem, cudaStream_t stream,
-                          const More&... more) {
+cudaError_t launch_serial(const Params& p, int num_seqs, int vtiles, int threads, std::size_t smem, serial_launch how,
+                          cudaStream_t stream, const More&... more) {
   static const cudaError_t attr =
       cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem));
   if (attr != cudaSuccess) return attr;
-  Kernel<<<serial_grid(num_seqs, p.heads, vtiles), threads, smem, stream>>>(p, more...);
-  return cudaGetLastError();
+  cudaLaunchConfig_t cfg{};
+  cfg.gridDim = dim3(serial_grid(num_seqs, p.heads, vtiles));
+  cfg.blockDim = dim3(static_cast<unsigned>(threads));
+  cfg.dynamicSmemBytes = smem;
+  cfg.stream = stream;
+  cudaLaunchAttribute early{};
+  early.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  early.val.programmaticStreamSerializationAllowed = 1;
+  if (how == serial_launch::after_intra) {
+    cfg.attrs = &early;
+    cfg.numAttrs = 1;
+  }
+  return cudaLaunchKernelEx(&cfg, Kernel, p, more...);
 }
 
 } // namespace kda::dev

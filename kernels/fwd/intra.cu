@@ -21,6 +21,7 @@
 #include "common/fast_exp.cuh"
 #include "common/gate.cuh"
 #include "common/mma.cuh"
+#include "common/ready_flags.cuh"
 #include "common/rows.cuh"
 
 namespace kda::dev {
@@ -215,6 +216,7 @@ __global__ void __launch_bounds__(k_intra_threads, 2) fwd_intra_kernel(fwd_intra
   auto* s_gamC = reinterpret_cast<float*>(smem + intra_smem::gamC);
   auto* s_tot = reinterpret_cast<float*>(smem + intra_smem::tot);
 
+  allow_dependent_launch(); // the state pass may be scheduled once every intra CTA has started
   const chunk_info ci = p.chunks[blockIdx.x];
   const int head = blockIdx.y, H = p.heads, L = ci.len;
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
@@ -454,6 +456,8 @@ __global__ void __launch_bounds__(k_intra_threads, 2) fwd_intra_kernel(fwd_intra
     const std::size_t off = tile * tile_sizes::ck + i * k_dim + seg * 8;
     *reinterpret_cast<uint4*>(p.w + off) = *reinterpret_cast<const uint4*>(s_q + i * k_ld_bf + seg * 8);
   }
+  __syncthreads(); // every store of the tile is made: publish it to the state pass
+  if (tid == 0) publish_ready(p.ready + tile, p.epoch);
 }
 
 template <bool RAW, bool L2N>

@@ -34,6 +34,8 @@ struct fwd_intra_params {
   __nv_bfloat16* Aqk; // [64][64], zero above the diagonal
   float* gC;          // [128] exp(gamma_C)
   float* X;           // [64][64] (I + Akk)^-1 for the backward (saved set or replay workspace), or null
+  unsigned* ready;    // [tile]: set to epoch once the tile's outputs are written (common/ready_flags.cuh)
+  unsigned epoch;
 };
 
 constexpr int k_intra_threads = 256;

@@ -1,8 +1,9 @@
 // Forward stage 2 ("state pass" + output): see state_pass.cuh. 8 warps compute and a producer warp
 // copies w, kg (and qg, Aqk for o) as whole [64][64] swizzled boxes with the copy engine
 // (common/tile_maps.cuh, completing on mbarriers: common/mbarrier.cuh; v19, as v18 in the 16-column
-// pass); the 8 warps copy u and exp(gamma_C) (cp.async). Per chunk, with the inputs of the next
-// chunk in flight (double buffer):
+// pass), u and exp(gamma_C) (dense fp32 boxes), each chunk once the intra stage has published it
+// (common/ready_flags.cuh: the pass may start while the intra stage runs). Per chunk, with the
+// inputs of the next chunk in flight (double buffer):
 //   step 1  h (FP32 registers) -> bf16 in smem (the B operand of w h and qg h)
 //   step 2  warp (row block, column half): v_new = u - w h, o = qg h          (K = 128)
 //   step 3  o += Aqk v_new                                                      (K = 64)
@@ -18,10 +19,10 @@
 #include <cstdint>
 #include <tuple>
 
-#include "common/chunk_tile_copies.cuh"
 #include "common/mbarrier.cuh"
 #include "common/mma.cuh"
 #include "common/named_barrier.cuh"
+#include "common/ready_flags.cuh"
 #include "common/schedule.cuh"
 #include "common/serial_copies.cuh"
 #include "common/tile_maps.cuh"
@@ -38,7 +39,7 @@ constexpr int k_bar_compute = 1;                  // named barrier of the 8 comp
 template <int VT>
 struct state_smem {
   static constexpr int ld = VT + 8;  // bf16 row stride of [.][VT] tiles (h, v_new hi and lo)
-  static constexpr int ldu = VT + 8; // fp32 row stride of u [64][VT] (conflict-free 8-byte reads)
+  static constexpr int ldu = VT;     // fp32 row stride of u [64][VT] (the copy engine's dense box)
   // stage: w, qg, kg [64][128] and Aqk [64][64] bf16 swizzled (tile_maps.cuh), u [64][ldu] fp32,
   // exp(gamma_C) [128] fp32; stages on 1024-byte boundaries for the swizzled boxes
   static constexpr std::size_t w = 0;
@@ -46,7 +47,7 @@ struct state_smem {
   static constexpr std::size_t kg = qg + 2 * k_box_bytes;
   static constexpr std::size_t Aqk = kg + 2 * k_box_bytes;
   static constexpr std::size_t u = Aqk + k_box_bytes;
-  static constexpr std::size_t gC = u + 64 * ldu * 4;
+  static constexpr std::size_t gC = u + 64 * ldu * 4; // 128-byte aligned for its box
   static constexpr std::size_t stage = box_aligned(gC + 128 * 4);
   static constexpr std::size_t h = 2 * stage;
   static constexpr std::size_t vn = h + 128 * ld * 2;
@@ -55,8 +56,8 @@ struct state_smem {
   static constexpr std::size_t bytes = bars + 4 * 8;
   static_assert(bars % 8 == 0, "mbarrier alignment");
   static_assert(bytes <= 227 * 1024, "one CTA per SM");
-  // What the producer's copies bring per chunk: w, kg; with o also qg, Aqk.
-  static constexpr std::uint32_t copy_bytes(bool o) { return (o ? 7 : 4) * k_box_bytes; }
+  // What the producer's copies bring per chunk: w, kg, u, exp(gamma_C); with o also qg, Aqk.
+  static constexpr std::uint32_t copy_bytes(bool o) { return (o ? 7 : 4) * k_box_bytes + 64 * VT * 4 + 128 * 4; }
 };
 
 struct stage_ptrs {
@@ -73,42 +74,33 @@ __device__ __forceinline__ stage_ptrs stage_at(unsigned char* smem, int buf) {
           reinterpret_cast<float*>(b + L::u), reinterpret_cast<float*>(b + L::gC)};
 }
 
-// The computing threads' copies (common/serial_copies.cuh): u [64][VT] fp32 in VT / 4 segments per
-// row; and h out [128][VT] bf16 in VT / 8.
-template <int VT>
-struct stage_copies {
-  row_copies<VT / 4> u;
-  row_copies<VT / 8> h;
-  __device__ stage_copies(int tid, int vt)
-      : u(tid, v_dim, state_smem<VT>::ldu, 4, VT * vt), h(tid, v_dim, state_smem<VT>::ld, 8, VT * vt) {}
-};
-
-// The computing threads' share of a stage: u of this V tile and exp(gamma_C).
-template <int VT>
-__device__ __forceinline__ void load_u_gC(const fwd_state_params& p, const stage_ptrs& s, std::size_t tile,
-                                          const stage_copies<VT>& o, int tid) {
-  copy_u_tile(s.u, p.u, tile, o.u, state_smem<VT>::ldu);
-  copy_gamma_C(s.gC, p.gC, tile, tid);
-}
-
-// The producer warp: chunk c's boxes into stage c % 2 (lanes 0-3: w, kg; with O lanes 4-6: qg,
-// Aqk), once the computing warps have released the stage's previous chunk.
+// The producer warp: chunk c's boxes into stage c % 2 (lanes 0-3: w, kg; lane 7: u of this V
+// tile; lane 8: exp(gamma_C); with O lanes 4-6: qg, Aqk), once the computing warps have released
+// the stage's previous chunk and the intra stage has published the chunk's tile
+// (common/ready_flags.cuh).
 template <int VT, bool O>
 __device__ void produce(const fwd_state_params& p, const state_maps& maps, unsigned char* smem, const seq_info& sq,
-                        int head, int lane) {
+                        int head, int vt, int lane) {
   using L = state_smem<VT>;
   auto* const bars = reinterpret_cast<std::uint64_t*>(smem + L::bars); // full [2], empty [2]
+  const auto tile_of = [&](int c) { return seq_tile(sq, c, p.heads, head); };
+  tile_waiter published;
   for (int c = 0; c < sq.num_chunks; ++c) {
     const int st = c & 1, use = c >> 1;
-    const std::size_t tile = seq_tile(sq, c, p.heads, head);
-    produce_begin(bars + st, bars + 2 + st, use, L::copy_bytes(O), lane);
+    const std::size_t tile = tile_of(c);
     const stage_ptrs s = stage_at<VT>(smem, st);
+    published.await(c, sq.num_chunks, p.ready, p.epoch, tile_of, lane);
+    produce_begin(bars + st, bars + 2 + st, use, L::copy_bytes(O), lane);
     if (lane < 4) {
       copy_tile_box(lane < 2 ? s.w : s.kg, lane < 2 ? maps.w : maps.kg, lane & 1, tile, bars + st);
     } else if (O && lane < 6) {
       copy_tile_box(s.qg, maps.qg, lane & 1, tile, bars + st);
     } else if (O && lane == 6) {
       copy_tile_box(s.Aqk, maps.Aqk, 0, tile, bars + st);
+    } else if (lane == 7) {
+      copy_f32_box(s.u, maps.u, VT * vt, 64 * tile, bars + st);
+    } else if (lane == 8) {
+      copy_f32_box(s.gC, maps.gC, 0, tile, bars + st);
     }
   }
 }
@@ -136,7 +128,8 @@ __global__ void __launch_bounds__(k_threads, 1) fwd_state_kernel(const fwd_state
   if (tid == 0) fence_mbar_init();
   __syncthreads(); // the barriers exist before any copy or arrival reaches them
   if (warp == 8) {
-    produce<VT, O>(p, maps, smem, sq, head, lane);
+    produce<VT, O>(p, maps, smem, sq, head, vt, lane);
+    if (lane == 0) wait_prerequisite_grids();
     return;
   }
   const int gid = lane >> 2, tig = lane & 3, n = sq.num_chunks;
@@ -144,9 +137,7 @@ __global__ void __launch_bounds__(k_threads, 1) fwd_state_kernel(const fwd_state
   const auto tile_of = [&](int c) { return seq_tile(sq, c, H, head); };
 
   frag_c hf[NT4] = {}; // h rows 16 warp + gid (+8), cols 8 nt + 2 tig (+1)
-  const stage_copies<VT> copies(tid, vt);
-  if (n > 0) load_u_gC<VT>(p, stage_at<VT>(smem, 0), tile_of(0), copies, tid);
-  cp_async_commit();
+  const row_copies<VT / 8> h_copies(tid, v_dim, L::ld, 8, VT * vt); // h out [128][VT] bf16
 
   for (int c = 0; c < n; ++c) {
     const std::size_t tile = tile_of(c);
@@ -159,15 +150,12 @@ __global__ void __launch_bounds__(k_threads, 1) fwd_state_kernel(const fwd_state
       *reinterpret_cast<std::uint32_t*>(s_h + r * ld + col) = pack_bf16(hf[nt].x[0], hf[nt].x[1]);
       *reinterpret_cast<std::uint32_t*>(s_h + (r + 8) * ld + col) = pack_bf16(hf[nt].x[2], hf[nt].x[3]);
     }
-    cp_async_wait<0>();                 // this chunk's u, exp(gamma_C)
-    mbar_wait(bars + (c & 1), (c >> 1) & 1); // its boxes
+    mbar_wait(bars + (c & 1), (c >> 1) & 1); // its boxes, u and exp(gamma_C)
     named_sync(k_bar_compute, k_state_threads);
     // every warp is past chunk c - 1: its stage may be refilled with chunk c + 1
     if (c >= 1 && c + 1 < n && tid == 0) mbar_arrive(bars + 2 + ((c + 1) & 1));
-    if (c + 1 < n) load_u_gC<VT>(p, stage_at<VT>(smem, (c + 1) & 1), tile_of(c + 1), copies, tid);
-    cp_async_commit();
     if (p.h_out) {
-      const auto& hc = copies.h;
+      const auto& hc = h_copies;
       __nv_bfloat16* const h_dst = p.h_out + tile * tile_sizes::kv + hc.g;
 #pragma unroll
       for (int n = 0; n < 128 / hc.rows; ++n) {
@@ -269,19 +257,21 @@ __global__ void __launch_bounds__(k_threads, 1) fwd_state_kernel(const fwd_state
 template <int VT>
 cudaError_t launch_vt(const fwd_state_params& p, int num_seqs, cudaStream_t stream) {
   state_maps maps;
-  if (const cudaError_t e = make_state_maps(p, &maps); e != cudaSuccess) return e;
+  if (const cudaError_t e = make_state_maps(p, VT, &maps); e != cudaSuccess) return e;
   if (p.o) {
-    return launch_serial<fwd_state_kernel<VT, true>>(p, num_seqs, v_dim / VT, k_threads, state_smem<VT>::bytes, stream,
-                                                     maps);
+    return launch_serial<fwd_state_kernel<VT, true>>(p, num_seqs, v_dim / VT, k_threads, state_smem<VT>::bytes,
+                                                     serial_launch::after_intra, stream, maps);
   }
-  return launch_serial<fwd_state_kernel<VT, false>>(p, num_seqs, v_dim / VT, k_threads, state_smem<VT>::bytes, stream,
-                                                    maps);
+  return launch_serial<fwd_state_kernel<VT, false>>(p, num_seqs, v_dim / VT, k_threads, state_smem<VT>::bytes,
+                                                    serial_launch::after_intra, stream, maps);
 }
 
 } // namespace
 
-cudaError_t make_state_maps(const fwd_state_params& p, state_maps* maps) {
+cudaError_t make_state_maps(const fwd_state_params& p, int vtile, state_maps* maps) {
   *maps = {};
+  if (const cudaError_t e = make_f32_map(&maps->u, p.u, p.num_tiles * 64, vtile, 64); e != cudaSuccess) return e;
+  if (const cudaError_t e = make_f32_map(&maps->gC, p.gC, p.num_tiles, 128, 1); e != cudaSuccess) return e;
   for (auto [map, base, width] : {std::tuple{&maps->w, p.w, k_dim}, std::tuple{&maps->kg, p.kg, k_dim},
                                   std::tuple{&maps->qg, p.o ? p.qg : nullptr, k_dim},
                                   std::tuple{&maps->Aqk, p.o ? p.Aqk : nullptr, k_chunk}}) {

@@ -29,17 +29,20 @@ struct fwd_state_params {
   __nv_bfloat16* h_out;  // saved: [tile][128][128] state entering the chunk, or null
   float* vn_out;          // saved: [tile][64][128] v_new (fp32), or null
   std::size_t num_tiles;  // chunks x heads: the extent of the tile arrays (the 16-column pass's tensor maps)
+  const unsigned* ready;  // [tile]: the intra stage's ready flags (common/ready_flags.cuh)
+  unsigned epoch;         // the flag value of the intra launch that feeds this pass
 };
 
 constexpr int k_state_threads = 256; // the warps that compute; both kernels add a producer warp
 
 // The copy engine's view of the tiles the state passes read (common/tile_maps.cuh), a kernel
 // parameter (__grid_constant__). Host: made per launch from p (qg and Aqk only where p.o is set:
-// without o the passes read neither).
+// without o the passes read neither; u in boxes of the V tile's vtile columns, exp(gamma_C) a tile
+// a box).
 struct state_maps {
-  CUtensorMap w, kg, qg, Aqk;
+  CUtensorMap w, kg, qg, Aqk, u, gC;
 };
-cudaError_t make_state_maps(const fwd_state_params& p, state_maps* maps);
+cudaError_t make_state_maps(const fwd_state_params& p, int vtile, state_maps* maps);
 
 // The V tile (16, 32 or 64 columns) for a batch shape; the output bits do not depend on it.
 int choose_state_vtile(int num_seqs, int heads, int sm_count);

@@ -9,19 +9,22 @@
 // chain warps with two 128-thread barriers; the output warps work on the same chunk beside them,
 // on copies of h and v_new kept for two chunks (double buffers), and never hold the chain up unless
 // they fall two chunks behind.
-//   producer warp 8   copies w, kg (chain stage) and qg, Aqk (output stage), k_stages chunks ahead
-// The producer's copies are whole [64][64] boxes for the copy engine (common/tile_maps.cuh: 8 KB a
-// copy, 128-byte swizzled shared layout), completing on mbarriers (common/mbarrier.cuh); the chain
-// warps copy u and exp(gamma_C) of their chain stage themselves (cp.async). Before v18 both groups
-// loaded every tile with 16-byte cp.async, one chunk ahead (v18: the chunk step 1.7 -> 1.2 us).
+//   producer warp 8   copies w, kg, u, exp(gamma_C) (chain stage) and qg, Aqk (output stage),
+//                     k_stages chunks ahead, each chunk once the intra stage has published it
+//                     (common/ready_flags.cuh: this pass may start while the intra stage runs)
+// The producer's w, kg, qg and Aqk are whole [64][64] boxes for the copy engine
+// (common/tile_maps.cuh: 8 KB a copy, 128-byte swizzled shared layout), u and exp(gamma_C) dense
+// fp32 boxes ([64][16], [1][128]), all completing on mbarriers (common/mbarrier.cuh). Before v18
+// both groups loaded every tile with 16-byte cp.async, one chunk ahead (v18: the chunk step 1.7 ->
+// 1.2 us); before v21 the chain warps copied u and exp(gamma_C) themselves.
 // Every element goes through the same mma in the same order as in state_pass.cu (u in FP32, v_new
 // as a bf16 hi + lo pair), so the bits are those of every other V tile.
 #include <cstdint>
 
-#include "common/chunk_tile_copies.cuh"
 #include "common/mbarrier.cuh"
 #include "common/mma.cuh"
 #include "common/named_barrier.cuh"
+#include "common/ready_flags.cuh"
 #include "common/schedule.cuh"
 #include "common/serial_copies.cuh"
 #include "common/tile_maps.cuh"
@@ -35,7 +38,7 @@ constexpr int k_stages = 3;    // chunks of the inputs in flight or in use
 constexpr int k_group = 128;   // threads of the chain role and of the output role
 constexpr int k_threads = 2 * k_group + 32; // chain, output, producer warp
 constexpr int k_ld = VT + 8;   // bf16 row stride of [.][16] tiles (h, v_new hi and lo)
-constexpr int k_ldu = VT + 8;  // fp32 row stride of u [64][16]
+constexpr int k_ldu = VT;      // fp32 row stride of u [64][16] (the copy engine's dense box)
 
 // Barrier ids (common/named_barrier.cuh). The two groups meet only at h_full, vn_full (chain
 // arrives, output waits) and buf_free (output arrives, chain waits), one of each per buffer.
@@ -45,12 +48,12 @@ __device__ __forceinline__ int bar_vn_full(int b) { return 5 + b; }
 __device__ __forceinline__ int bar_buf_free(int b) { return 7 + b; }
 
 struct narrow_smem {
-  // chain stage: w, kg [64][128] bf16 swizzled (tile_maps.cuh), u [64][24] fp32, exp(gamma_C) [128]
+  // chain stage: w, kg [64][128] bf16 swizzled (tile_maps.cuh), u [64][16] fp32, exp(gamma_C) [128]
   // fp32; stages on 1024-byte boundaries for the swizzled boxes
   static constexpr std::size_t c_w = 0;
   static constexpr std::size_t c_kg = c_w + 2 * k_box_bytes;
   static constexpr std::size_t c_u = c_kg + 2 * k_box_bytes;
-  static constexpr std::size_t c_gC = c_u + 64 * k_ldu * 4;
+  static constexpr std::size_t c_gC = c_u + 64 * k_ldu * 4; // 128-byte aligned for its box
   static constexpr std::size_t c_stage = box_aligned(c_gC + 128 * 4);
   // output stage: qg [64][128], Aqk [64][64] bf16 swizzled
   static constexpr std::size_t o_base = k_stages * c_stage;
@@ -68,8 +71,9 @@ struct narrow_smem {
   static constexpr std::size_t bytes = bars + 4 * k_stages * 8;
   static_assert(bars % 8 == 0, "mbarrier alignment");
   static_assert(bytes <= 227 * 1024, "one CTA per SM");
-  // What the producer's copies bring per chunk: w, kg (chain stage); qg, Aqk (output stage).
-  static constexpr std::uint32_t c_bytes = 4 * k_box_bytes;
+  // What the producer's copies bring per chunk: w, kg, u, exp(gamma_C) (chain stage); qg, Aqk
+  // (output stage).
+  static constexpr std::uint32_t c_bytes = 4 * k_box_bytes + 64 * VT * 4 + 128 * 4;
   static constexpr std::uint32_t o_bytes = 3 * k_box_bytes;
 };
 
@@ -111,21 +115,30 @@ __device__ __forceinline__ shared_buf buf_at(unsigned char* smem, int b) {
           reinterpret_cast<__nv_bfloat16*>(s + narrow_smem::x_lo)};
 }
 
-// The 16-byte copies of one group thread (g = 0..127; common/serial_copies.cuh).
-using u_copies = row_copies<4, k_group>; // u [64][16] fp32 of this V tile, by the chain warps
-using h_copies = row_copies<2, k_group>; // h out [128][16] bf16, by the output warps
+// The 16-byte copies of one output thread (g = 0..127; common/serial_copies.cuh).
+using h_copies = row_copies<2, k_group>; // h out [128][16] bf16
 
-// The producer warp: chunk c's boxes (lanes 0-3: w, kg; lanes 0-2: qg, Aqk), each stage once the
-// group reading it has released its previous chunk.
+// The producer warp: chunk c's boxes (lanes 0-3: w, kg, lane 4: u of this V tile, lane 5:
+// exp(gamma_C); lanes 0-2: qg, Aqk), each stage once the group reading it has released its
+// previous chunk and the intra stage has published the chunk's tile (common/ready_flags.cuh).
 __device__ void producer_role(const fwd_state_params& p, const state_maps& maps, unsigned char* smem,
-                              const seq_info& sq, int head, int lane) {
+                              const seq_info& sq, int head, int vt, int lane) {
   const stage_bars bars = bars_of(smem);
+  const auto tile_of = [&](int c) { return seq_tile(sq, c, p.heads, head); };
+  tile_waiter published;
   for (int c = 0; c < sq.num_chunks; ++c) {
     const int st = c % k_stages, use = c / k_stages;
-    const std::size_t tile = seq_tile(sq, c, p.heads, head);
-    produce_begin(bars.chain_full(st), bars.chain_empty(st), use, narrow_smem::c_bytes, lane);
+    const std::size_t tile = tile_of(c);
     const chain_stage s = chain_at(smem, st);
-    if (lane < 4) copy_tile_box(lane < 2 ? s.w : s.kg, lane < 2 ? maps.w : maps.kg, lane & 1, tile, bars.chain_full(st));
+    published.await(c, sq.num_chunks, p.ready, p.epoch, tile_of, lane);
+    produce_begin(bars.chain_full(st), bars.chain_empty(st), use, narrow_smem::c_bytes, lane);
+    if (lane < 4) {
+      copy_tile_box(lane < 2 ? s.w : s.kg, lane < 2 ? maps.w : maps.kg, lane & 1, tile, bars.chain_full(st));
+    } else if (lane == 4) {
+      copy_f32_box(s.u, maps.u, VT * vt, 64 * tile, bars.chain_full(st));
+    } else if (lane == 5) {
+      copy_f32_box(s.gC, maps.gC, 0, tile, bars.chain_full(st));
+    }
     if (!p.o) continue; // the replay pass's h and v_new need no qg, Aqk
     produce_begin(bars.out_full(st), bars.out_empty(st), use, narrow_smem::o_bytes, lane);
     const out_stage o = out_at(smem, st);
@@ -157,20 +170,9 @@ __device__ void chain_role(const fwd_state_params& p, unsigned char* smem, const
   const int g = warp * 32 + lane, gid = lane >> 2, tig = lane & 3, H = p.heads;
   const int R0 = 16 * warp, S0 = 32 * warp; // v_new rows [R0, +16); state rows [S0, +32)
   const auto tile_of = [&](int c) { return seq_tile(sq, c, H, head); };
-  const u_copies copies(g, v_dim, k_ldu, 4, VT * vt);
   const stage_bars bars = bars_of(smem);
   const int n = sq.num_chunks;
-  // u and exp(gamma_C) of chunk c into its chain stage, beside the producer's w and kg
-  const auto load_u_gC = [&](int c) {
-    const chain_stage s = chain_at(smem, c % k_stages);
-    copy_u_tile(s.u, p.u, tile_of(c), copies, k_ldu);
-    copy_gamma_C(s.gC, p.gC, tile_of(c), g);
-  };
   frag_c hf[2][2] = {}; // h rows S0 + 16 mt + gid (+8), cols 8 nt + 2 tig (+1)
-  for (int c = 0; c + 1 < k_stages; ++c) {
-    if (c < n) load_u_gC(c);
-    cp_async_commit();
-  }
 
   for (int c = 0; c < n; ++c) {
     const int b = c & 1, st = c % k_stages;
@@ -189,15 +191,12 @@ __device__ void chain_role(const fwd_state_params& p, unsigned char* smem, const
         *reinterpret_cast<std::uint32_t*>(x.h + (r + 8) * k_ld + col) = pack_bf16(hf[mt][nt].x[2], hf[mt][nt].x[3]);
       }
     }
-    cp_async_wait<k_stages - 2>();                       // this chunk's u, exp(gamma_C)
-    mbar_wait(bars.chain_full(st), (c / k_stages) & 1); // this chunk's w, kg
+    mbar_wait(bars.chain_full(st), (c / k_stages) & 1); // this chunk's w, kg, u, exp(gamma_C)
     named_sync(k_bar_chain, k_group); // h and this chunk's chain stage visible to every chain warp
     named_arrive(bar_h_full(b), 2 * k_group);
     // every chain warp is past chunk c - 1: its stage may be refilled (only stages that will be, so
     // that no phase is left open)
     if (c >= 1 && c - 1 + k_stages < n && g == 0) mbar_arrive(bars.chain_empty((c - 1) % k_stages));
-    if (c + k_stages - 1 < n) load_u_gC(c + k_stages - 1); // into chunk c - 1's stage
-    cp_async_commit();
 
     // v_new = u - w h for rows [R0, +16)
     frag_c av[2] = {};
@@ -327,16 +326,18 @@ __global__ void __launch_bounds__(k_threads, 1)
   } else if (warp < 8) {
     output_role(p, smem, sq, cta.head, cta.vt, warp - 4, lane);
   } else {
-    producer_role(p, maps, smem, sq, cta.head, lane);
+    producer_role(p, maps, smem, sq, cta.head, cta.vt, lane);
   }
+  if (threadIdx.x == 0) wait_prerequisite_grids();
 }
 
 } // namespace
 
 cudaError_t launch_fwd_state_narrow(const fwd_state_params& p, int num_seqs, cudaStream_t stream) {
   state_maps maps;
-  if (const cudaError_t e = make_state_maps(p, &maps); e != cudaSuccess) return e;
-  return launch_serial<fwd_state_narrow_kernel>(p, num_seqs, v_dim / VT, k_threads, narrow_smem::bytes, stream, maps);
+  if (const cudaError_t e = make_state_maps(p, VT, &maps); e != cudaSuccess) return e;
+  return launch_serial<fwd_state_narrow_kernel>(p, num_seqs, v_dim / VT, k_threads, narrow_smem::bytes,
+                                                serial_launch::after_intra, stream, maps);
 }
 
 } // namespace kda::dev

@@ -1,0 +1,63 @@
+#pragma once
+// Per-tile ready flags that let a serial state pass (fwd_state, bwd_state_replay) start while the
+// intra stage that feeds it is still running (programmatic dependent launch, sm_90), instead of
+// after its last CTA (docs/kernels.md, "Overlap of the intra stage and the state pass").
+//
+//   intra CTA:  griddepcontrol.launch_dependents at its start (the state pass is launched once
+//               every intra CTA has started, i.e. in the intra stage's last wave); after its last
+//               store, one thread publishes ready[tile] = epoch (release, GPU scope)
+//   state CTA:  before it copies a chunk's tiles, its producer warp waits until ready[tile] ==
+//               epoch (acquire, GPU scope) and orders the copy engine's reads after it
+//               (fence.proxy.async: the tiles were written through the generic proxy); every
+//               read of the intra stage's outputs in the state pass is such a copy
+// The epoch is a per-plan launch count of the intra stage (host side), so flags never need a
+// reset: an older launch left older epochs. The flags carry no data; no output bit depends on
+// them.
+#include <cstdint>
+
+namespace kda::dev {
+
+// Intra stage: let the dependent state pass be scheduled (every thread; counts once per CTA).
+__device__ __forceinline__ void allow_dependent_launch() { asm volatile("griddepcontrol.launch_dependents;\n" ::: "memory"); }
+
+// Intra stage, one thread, after a __syncthreads() that follows every store of the tile.
+__device__ __forceinline__ void publish_ready(unsigned* flag, unsigned epoch) {
+  __threadfence();
+  asm volatile("st.release.gpu.global.u32 [%0], %1;\n" ::"l"(flag), "r"(epoch) : "memory");
+}
+
+__device__ __forceinline__ unsigned load_acquire(const unsigned* flag) {
+  unsigned v;
+  asm volatile("ld.acquire.gpu.global.u32 %0, [%1];\n" : "=r"(v) : "l"(flag) : "memory");
+  return v;
+}
+
+// Orders this thread's later copy-engine reads of global memory after what it has acquired.
+__device__ __forceinline__ void fence_proxy_async_global() { asm volatile("fence.proxy.async.global;\n" ::: "memory"); }
+
+// State pass, the copying warp, over the chunks of its sequence: await(c) returns once chunk c's
+// tile is published, with the lanes' later copies of it ordered after that. It polls 32 chunks at a time (lane i chunk ready_until + i) and keeps how many in a
+// row are published: an L2 round trip per chunk would cost the producer about as much as a chunk
+// step, and once the intra stage has ended one poll covers 32 chunks.
+struct tile_waiter {
+  int ready_until = 0; // chunks [0, ready_until) are published
+  // tile_of(c): the tile of chunk c; n: the sequence's chunks
+  template <typename TileOf>
+  __device__ void await(int c, int n, const unsigned* ready, unsigned epoch, const TileOf& tile_of, int lane) {
+    while (c >= ready_until) {
+      const int cc = ready_until + lane;
+      const bool ok = cc >= n || load_acquire(ready + tile_of(cc)) == epoch;
+      const unsigned missing = __ballot_sync(0xffffffffu, !ok);
+      ready_until += missing ? __ffs(missing) - 1 : 32; // the same on every lane
+      if (c >= ready_until) __nanosleep(128);
+    }
+    __syncwarp(); // every lane's later copies after every lane's acquire
+    fence_proxy_async_global();
+  }
+};
+
+// State pass, before it exits: the intra stage has completed and its writes are visible, so work
+// ordered after the state pass in the stream is also ordered after the intra stage.
+__device__ __forceinline__ void wait_prerequisite_grids() { asm volatile("griddepcontrol.wait;\n" ::: "memory"); }
+
+} // namespace kda::dev
