@@ -92,13 +92,20 @@ kda_plan::saved_regions regions_of(const kda_plan* plan, void* saved) {
   return r;
 }
 
-// A new epoch per intra launch: the state pass launched after it waits for the tiles' flags to
-// reach it (common/ready_flags.cuh).
-kda::dev::fwd_intra_params intra_params(const kda_plan* plan, const kda_fwd_args* a, const intra_tiles& t) {
-  return {static_cast<const __nv_bfloat16*>(a->q), static_cast<const __nv_bfloat16*>(a->k),
-          static_cast<const __nv_bfloat16*>(a->v), static_cast<const __nv_bfloat16*>(a->beta),
-          a->gate_in, a->A_log, a->dt_bias, plan->chunks, plan->problem.heads, plan->scale,
-          t.w, t.u, t.qg, t.qg_lo, t.kg, t.Aqk, t.gC, t.X, plan->ready, ++plan->epoch};
+// The intra stage (fwd_intra, or bwd_intra with X and qg's lo half) into `t`, under a new epoch
+// of the plan's ready flags (common/ready_flags.cuh): the state pass launched after it waits for
+// its tiles' flags to reach that epoch. The plan takes the epoch only once the launch succeeded,
+// so a state pass never waits for a launch that did not happen.
+cudaError_t launch_intra(const kda_plan* plan, const kda_fwd_args* a, const intra_tiles& t, cudaStream_t st) {
+  const unsigned epoch = plan->epoch + 1;
+  const kda::dev::fwd_intra_params p{static_cast<const __nv_bfloat16*>(a->q), static_cast<const __nv_bfloat16*>(a->k),
+                                     static_cast<const __nv_bfloat16*>(a->v), static_cast<const __nv_bfloat16*>(a->beta),
+                                     a->gate_in, a->A_log, a->dt_bias, plan->chunks, plan->problem.heads, plan->scale,
+                                     t.w, t.u, t.qg, t.qg_lo, t.kg, t.Aqk, t.gC, t.X, plan->ready, epoch};
+  const cudaError_t e = kda::dev::launch_fwd_intra(p, plan->num_chunks, plan->problem.gate == KDA_GATE_RAW,
+                                                   plan->problem.l2n == KDA_L2N_FUSED, st);
+  if (e == cudaSuccess) plan->epoch = epoch;
+  return e;
 }
 
 // h_out / vn_out: where the state pass stores h entering each chunk and v_new (null: nowhere).
@@ -114,9 +121,7 @@ kda_status run_fwd_stage(const kda_plan* plan, const kda_fwd_args* a, int stage,
   const intra_tiles tiles = a->saved ? saved_tiles(plan, r) : workspace_tiles(plan, false);
   cudaError_t e = cudaSuccess;
   if (stage == 0) {
-    e = kda::dev::launch_fwd_intra(intra_params(plan, a, tiles), plan->num_chunks,
-                                   plan->problem.gate == KDA_GATE_RAW,
-                                   plan->problem.l2n == KDA_L2N_FUSED, st);
+    e = launch_intra(plan, a, tiles, st);
     if (e != cudaSuccess) return cuda_fail(e, "fwd_intra launch");
   } else {
     e = kda::dev::launch_fwd_state(state_params(plan, tiles, a->o, r.h, r.vn), plan->num_seqs, plan->state_vtile, st);
@@ -170,8 +175,7 @@ kda_status run_bwd_stage(const kda_plan* plan, const kda_bwd_args* a, int stage,
   case 0:
     if (a->fwd.saved) return KDA_OK;
     what = "bwd_intra launch";
-    e = kda::dev::launch_fwd_intra(intra_params(plan, &a->fwd, workspace_tiles(plan, true)), plan->num_chunks,
-                                   raw, plan->problem.l2n == KDA_L2N_FUSED, st);
+    e = launch_intra(plan, &a->fwd, workspace_tiles(plan, true), st);
     break;
   case 1: {
     if (a->fwd.saved) return KDA_OK;

@@ -35,3 +35,27 @@ ncu_kernel() {
   grep -E '"(Duration|Warp Cycles Per Issued Instruction|Issue Slots Busy|Achieved Occupancy|DRAM Throughput|Compute \(SM\) Throughput)"' \
     "$out/ncu-$name-details.csv" | cut -d, -f13- | head
 }
+
+# same_bits NAME VTILE ROWS [BEFORE]: `kda-bench --same-bits` of the carried library against BEFORE
+# (default $HEAD, the script's library of the commit before the change) on ROWS, fwd and bwd, both
+# decays, every head, the V tile forced (empty: the rows' own); $out/sb-NAME.{log,json}; prints the
+# counts of identical and DIFFERENT tensors.
+same_bits() {
+  local name=$1 vt=$2 rows=$3 before=${4:-$HEAD}
+  KDA_STATE_VTILE=$vt timeout 150 $bin/kda-bench --log-level warn --before "$before" --same-bits --no-timing \
+    --ops fwd,bwd --decay normal,fast --check-heads 0 --rows "$rows" --out "$out/sb-$name.json" > "$out/sb-$name.log" 2>&1
+  echo "same-bits $name exit $?: $(grep -c DIFFERENT "$out/sb-$name.log") DIFFERENT, $(grep -c identical "$out/sb-$name.log") identical"
+}
+
+# sanitize VTILE [TOOL...]: compute-sanitizer (default memcheck, racecheck, synccheck) on the m2
+# backward GPU tests of the saved and the replay path (every kernel runs), the V tile forced;
+# $out/TOOL-vtVTILE.log; prints each tool's summary line.
+sanitize() {
+  local vt=$1 tool
+  shift
+  for tool in ${@:-memcheck racecheck synccheck}; do
+    KDA_STATE_VTILE=$vt timeout 120 compute-sanitizer --tool $tool $bin/gpu_bwd_tests \
+      --gtest_filter="*m2_all_heads/g_off_saved_normal:*m2_all_heads/raw_fused_replay_fast" > "$out/$tool-vt$vt.log" 2>&1
+    echo "$tool vt$vt (m2 bwd, saved and replay) exit $?: $(tail -1 "$out/$tool-vt$vt.log")"
+  done
+}
