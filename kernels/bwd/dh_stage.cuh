@@ -56,31 +56,14 @@ __device__ __forceinline__ void load_do_gC(const bwd_dh_params& p, const dh_stag
 template <int MT, int NT, int NA>
 __device__ __forceinline__ void dh_add_products(frag_c (&dhf)[MT][NT], const __nv_bfloat16* const (&A)[NA],
                                                 const __nv_bfloat16* B, int ld, int s_rows, int lane) {
-  static_assert(NT % 2 == 0, "n-tiles in pairs");
-#pragma unroll
-  for (int kk = 0; kk < 4; ++kk) {
-    std::uint32_t a[NA][MT][4];
-#pragma unroll
-    for (int t = 0; t < NA; ++t) {
-#pragma unroll
-      for (int mt = 0; mt < MT; ++mt) {
-        load_a_bf16_trans_swz(a[t][mt], A[t], 16 * kk, s_rows + 16 * mt, lane);
-      }
-    }
-#pragma unroll
-    for (int np = 0; np < NT / 2; ++np) {
-      std::uint32_t b0[2], b1[2];
-      load_b_bf16_x2(b0, b1, B + 16 * kk * ld + 16 * np, ld, lane);
-#pragma unroll
-      for (int mt = 0; mt < MT; ++mt) {
-#pragma unroll
-        for (int t = 0; t < NA; ++t) {
-          mma_bf16_16816(dhf[mt][2 * np], a[t][mt], b0);
-          mma_bf16_16816(dhf[mt][2 * np + 1], a[t][mt], b1);
-        }
-      }
-    }
-  }
+  mma_sum_products<4, MT, NT, NA>(
+      dhf,
+      [&](std::uint32_t (&a)[4], int t, int mt, int kk) {
+        load_a_bf16_trans_swz(a, A[t], 16 * kk, s_rows + 16 * mt, lane);
+      },
+      [&](std::uint32_t (&b0)[2], std::uint32_t (&b1)[2], int np, int kk) {
+        load_b_bf16_x2(b0, b1, B + 16 * kk * ld + 16 * np, ld, lane);
+      });
 }
 
 // The chunk's update of this warp's dh rows, dh = diag(exp(gamma_C)) dh + qg^T do + qg_lo^T do +

@@ -105,22 +105,12 @@ struct grad_smem {
 template <int NT, int NA>
 __device__ __forceinline__ void mma_abt_bf16_sum(frag_c (&acc)[NT], const __nv_bfloat16* const (&A)[NA],
                                                  const __nv_bfloat16* B, int lane) {
-#pragma unroll
-  for (int kk = 0; kk < 8; ++kk) {
-    std::uint32_t a[NA][4];
-#pragma unroll
-    for (int t = 0; t < NA; ++t) load_a_bf16(a[t], A[t] + 16 * kk, k_ld, lane);
-#pragma unroll
-    for (int np = 0; np < NT / 2; ++np) {
-      std::uint32_t b0[2], b1[2];
-      load_b_bf16_nk_x2(b0, b1, B + 16 * np * k_ld + 16 * kk, k_ld, lane);
-#pragma unroll
-      for (int t = 0; t < NA; ++t) {
-        mma_bf16_16816(acc[2 * np], a[t], b0);
-        mma_bf16_16816(acc[2 * np + 1], a[t], b1);
-      }
-    }
-  }
+  mma_sum_products<8, 1, NT, NA>(
+      reinterpret_cast<frag_c (&)[1][NT]>(acc),
+      [&](std::uint32_t (&a)[4], int t, int, int kk) { load_a_bf16(a, A[t] + 16 * kk, k_ld, lane); },
+      [&](std::uint32_t (&b0)[2], std::uint32_t (&b1)[2], int np, int kk) {
+        load_b_bf16_nk_x2(b0, b1, B + 16 * np * k_ld + 16 * kk, k_ld, lane);
+      });
 }
 
 template <int NT>

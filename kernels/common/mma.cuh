@@ -141,4 +141,36 @@ __device__ __forceinline__ void load_b_bf16_nk_x2(std::uint32_t (&b0)[2], std::u
   b1[1] = t[3];
 }
 
+// acc[mt][n] += sum over the KSTEPS k steps and the NA A operands t of A_t(mt, kk) B(kk): the loop
+// bwd_dh's state-gradient products and bwd_grad's A B^T products share. Per k step every A
+// fragment is loaded once (load_a(a, t, mt, kk)), then per pair of n-tiles the two B fragments
+// (load_b(b0, b1, np, kk): n-tiles 2 np, 2 np + 1) serve every m-tile and A; so each element sums
+// its products in the order k step, then t (a bf16 hi + lo pair: hi first).
+template <int KSTEPS, int MT, int NT, int NA, typename LoadA, typename LoadB>
+__device__ __forceinline__ void mma_sum_products(frag_c (&acc)[MT][NT], const LoadA& load_a, const LoadB& load_b) {
+  static_assert(NT % 2 == 0, "n-tiles in pairs");
+#pragma unroll
+  for (int kk = 0; kk < KSTEPS; ++kk) {
+    std::uint32_t a[NA][MT][4];
+#pragma unroll
+    for (int t = 0; t < NA; ++t) {
+#pragma unroll
+      for (int mt = 0; mt < MT; ++mt) load_a(a[t][mt], t, mt, kk);
+    }
+#pragma unroll
+    for (int np = 0; np < NT / 2; ++np) {
+      std::uint32_t b0[2], b1[2];
+      load_b(b0, b1, np, kk);
+#pragma unroll
+      for (int mt = 0; mt < MT; ++mt) {
+#pragma unroll
+        for (int t = 0; t < NA; ++t) {
+          mma_bf16_16816(acc[mt][2 * np], a[t][mt], b0);
+          mma_bf16_16816(acc[mt][2 * np + 1], a[t][mt], b1);
+        }
+      }
+    }
+  }
+}
+
 } // namespace kda::dev
