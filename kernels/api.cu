@@ -44,7 +44,7 @@ void free_plan(kda_plan* p) {
                     static_cast<void*>(p->gC), static_cast<void*>(p->X), static_cast<void*>(p->dh),
                     static_cast<void*>(p->dvn), static_cast<void*>(p->dvn_lo), static_cast<void*>(p->replay),
                     static_cast<void*>(p->dA_part), static_cast<void*>(p->ddt_part),
-                    static_cast<void*>(p->ready)}) {
+                    static_cast<void*>(p->ready), static_cast<void*>(p->ready_always)}) {
     if (ptr) cudaFree(ptr);
   }
   delete p;
@@ -92,27 +92,58 @@ kda_plan::saved_regions regions_of(const kda_plan* plan, void* saved) {
   return r;
 }
 
+// Whether work launched on `st` is being captured into a CUDA graph (when the query fails: taken as
+// yes, the order that needs no flags). Captured calls run the state pass after the intra stage.
+bool capturing(cudaStream_t st) {
+  cudaStreamCaptureStatus s = cudaStreamCaptureStatusNone;
+  if (cudaStreamIsCapturing(st, &s) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return true;
+  }
+  return s != cudaStreamCaptureStatusNone;
+}
+
+// The ready flags a call uses (common/ready_flags.cuh) and the epoch its state pass waits for.
+// Eager: the plan's flags and its count of intra launches. Captured into a graph: flags that are
+// always published, so the state pass is launched after the intra stage, plainly.
+struct ready_use {
+  unsigned* flags;
+  unsigned epoch;
+  kda::dev::serial_launch how;
+};
+ready_use ready_for_state(const kda_plan* plan, cudaStream_t st) {
+  if (capturing(st)) return {plan->ready_always, kda_plan::k_always_ready, kda::dev::serial_launch::plain};
+  return {plan->ready, plan->epoch, kda::dev::serial_launch::after_intra};
+}
+
 // The intra stage (fwd_intra, or bwd_intra with X and qg's lo half) into `t`, under a new epoch
-// of the plan's ready flags (common/ready_flags.cuh): the state pass launched after it waits for
-// its tiles' flags to reach that epoch. The plan takes the epoch only once the launch succeeded,
-// so a state pass never waits for a launch that did not happen.
+// of the plan's ready flags: the state pass launched after it waits for its tiles' flags to reach
+// that epoch. The plan takes the epoch only once the launch succeeded, so a state pass never waits
+// for a launch that did not happen. Captured into a graph, it writes the always-published flags
+// (the same value) and takes no epoch.
 cudaError_t launch_intra(const kda_plan* plan, const kda_fwd_args* a, const intra_tiles& t, cudaStream_t st) {
-  const unsigned epoch = plan->epoch + 1;
+  const bool graph = capturing(st);
+  unsigned* const flags = graph ? plan->ready_always : plan->ready;
+  const unsigned epoch = graph ? kda_plan::k_always_ready : plan->epoch + 1;
   const kda::dev::fwd_intra_params p{static_cast<const __nv_bfloat16*>(a->q), static_cast<const __nv_bfloat16*>(a->k),
                                      static_cast<const __nv_bfloat16*>(a->v), static_cast<const __nv_bfloat16*>(a->beta),
                                      a->gate_in, a->A_log, a->dt_bias, plan->chunks, plan->problem.heads, plan->scale,
-                                     t.w, t.u, t.qg, t.qg_lo, t.kg, t.Aqk, t.gC, t.X, plan->ready, epoch};
+                                     t.w, t.u, t.qg, t.qg_lo, t.kg, t.Aqk, t.gC, t.X, flags, epoch};
   const cudaError_t e = kda::dev::launch_fwd_intra(p, plan->num_chunks, plan->problem.gate == KDA_GATE_RAW,
                                                    plan->problem.l2n == KDA_L2N_FUSED, st);
-  if (e == cudaSuccess) plan->epoch = epoch;
+  if (e == cudaSuccess && !graph) plan->epoch = epoch;
   return e;
 }
 
-// h_out / vn_out: where the state pass stores h entering each chunk and v_new (null: nowhere).
-kda::dev::fwd_state_params state_params(const kda_plan* plan, const intra_tiles& t, void* o, __nv_bfloat16* h_out,
-                                        float* vn_out) {
-  return {plan->seqs, plan->seq_order, plan->problem.heads, t.w, t.u, t.qg, t.kg, t.Aqk, t.gC,
-          static_cast<__nv_bfloat16*>(o), h_out, vn_out, plan->tiles(), plan->ready, plan->epoch};
+// The state pass after the intra stage: h_out / vn_out are where it stores h entering each chunk
+// and v_new (null: nowhere).
+cudaError_t launch_state(const kda_plan* plan, const intra_tiles& t, void* o, __nv_bfloat16* h_out, float* vn_out,
+                         cudaStream_t st) {
+  const ready_use r = ready_for_state(plan, st);
+  const kda::dev::fwd_state_params p{plan->seqs, plan->seq_order, plan->problem.heads, t.w, t.u, t.qg, t.kg, t.Aqk,
+                                     t.gC, static_cast<__nv_bfloat16*>(o), h_out, vn_out, plan->tiles(), r.flags,
+                                     r.epoch};
+  return kda::dev::launch_fwd_state(p, plan->num_seqs, plan->state_vtile, r.how, st);
 }
 
 kda_status run_fwd_stage(const kda_plan* plan, const kda_fwd_args* a, int stage, cudaStream_t st) {
@@ -124,7 +155,7 @@ kda_status run_fwd_stage(const kda_plan* plan, const kda_fwd_args* a, int stage,
     e = launch_intra(plan, a, tiles, st);
     if (e != cudaSuccess) return cuda_fail(e, "fwd_intra launch");
   } else {
-    e = kda::dev::launch_fwd_state(state_params(plan, tiles, a->o, r.h, r.vn), plan->num_seqs, plan->state_vtile, st);
+    e = launch_state(plan, tiles, a->o, r.h, r.vn, st);
     if (e != cudaSuccess) return cuda_fail(e, "fwd_state launch");
   }
   return KDA_OK;
@@ -181,8 +212,7 @@ kda_status run_bwd_stage(const kda_plan* plan, const kda_bwd_args* a, int stage,
     if (a->fwd.saved) return KDA_OK;
     what = "bwd_state_replay launch";
     const kda_plan::saved_regions rep = regions_of(plan, plan->replay); // its h and v_new only
-    e = kda::dev::launch_fwd_state(state_params(plan, workspace_tiles(plan, false), nullptr, rep.h, rep.vn),
-                                   plan->num_seqs, plan->state_vtile, st);
+    e = launch_state(plan, workspace_tiles(plan, false), nullptr, rep.h, rep.vn, st);
     break;
   }
   case 2: {
@@ -326,7 +356,9 @@ kda_status kda_plan_create(const kda_problem* problem, kda_plan** out) {
   step(alloc(&plan->dA_part, tiles));
   step(alloc(&plan->ddt_part, tiles * kda::dev::k_dim));
   step(alloc(&plan->ready, tiles));
+  step(alloc(&plan->ready_always, tiles));
   if (e == cudaSuccess) step(cudaMemset(plan->ready, 0, std::max<std::size_t>(tiles, 1) * sizeof(unsigned)));
+  if (e == cudaSuccess) step(cudaMemset(plan->ready_always, 0xFF, std::max<std::size_t>(tiles, 1) * sizeof(unsigned)));
   if (e == cudaSuccess && !chunks.empty()) {
     step(cudaMemcpy(plan->chunks, chunks.data(), chunks.size() * sizeof(chunks[0]), cudaMemcpyHostToDevice));
   }

@@ -40,6 +40,12 @@ struct kda_plan {
   // stream (they share the workspace anyway).
   unsigned* ready = nullptr;
   mutable unsigned epoch = 0;
+  // Flags that always read as published (every word k_always_ready), for calls captured into a
+  // CUDA graph: there the state pass starts after the intra stage and waits on these, since a
+  // host epoch baked into a graph would, on the next replay, find the flags of the previous one
+  // already at the value it waits for.
+  static constexpr unsigned k_always_ready = 0xFFFFFFFFu;
+  unsigned* ready_always = nullptr;
 
   std::size_t tiles() const { return static_cast<std::size_t>(num_chunks) * problem.heads; }
   // h entering each chunk [tile][128][128] bf16 then v_new [tile][64][128] fp32: the head of the

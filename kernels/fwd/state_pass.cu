@@ -255,15 +255,15 @@ __global__ void __launch_bounds__(k_threads, 1) fwd_state_kernel(const fwd_state
 
 
 template <int VT>
-cudaError_t launch_vt(const fwd_state_params& p, int num_seqs, cudaStream_t stream) {
+cudaError_t launch_vt(const fwd_state_params& p, int num_seqs, serial_launch how, cudaStream_t stream) {
   state_maps maps;
   if (const cudaError_t e = make_state_maps(p, VT, &maps); e != cudaSuccess) return e;
   if (p.o) {
-    return launch_serial<fwd_state_kernel<VT, true>>(p, num_seqs, v_dim / VT, k_threads, state_smem<VT>::bytes,
-                                                     serial_launch::after_intra, stream, maps);
+    return launch_serial<fwd_state_kernel<VT, true>>(p, num_seqs, v_dim / VT, k_threads, state_smem<VT>::bytes, how,
+                                                     stream, maps);
   }
-  return launch_serial<fwd_state_kernel<VT, false>>(p, num_seqs, v_dim / VT, k_threads, state_smem<VT>::bytes,
-                                                    serial_launch::after_intra, stream, maps);
+  return launch_serial<fwd_state_kernel<VT, false>>(p, num_seqs, v_dim / VT, k_threads, state_smem<VT>::bytes, how,
+                                                    stream, maps);
 }
 
 } // namespace
@@ -292,11 +292,12 @@ int choose_state_vtile(int num_seqs, int heads, int sm_count) {
   return 2 * chains * (v_dim / 64) >= sm_count ? 64 : 32;
 }
 
-cudaError_t launch_fwd_state(const fwd_state_params& p, int num_seqs, int vtile, cudaStream_t stream) {
+cudaError_t launch_fwd_state(const fwd_state_params& p, int num_seqs, int vtile, serial_launch how,
+                             cudaStream_t stream) {
   switch (vtile) {
-  case 16: return launch_fwd_state_narrow(p, num_seqs, stream);
-  case 32: return launch_vt<32>(p, num_seqs, stream);
-  default: return launch_vt<64>(p, num_seqs, stream);
+  case 16: return launch_fwd_state_narrow(p, num_seqs, how, stream);
+  case 32: return launch_vt<32>(p, num_seqs, how, stream);
+  default: return launch_vt<64>(p, num_seqs, how, stream);
   }
 }
 

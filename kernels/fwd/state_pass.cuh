@@ -11,6 +11,7 @@
 #include <cuda_bf16.h>
 
 #include "common/layout.cuh"
+#include "common/schedule.cuh"
 #include "common/tile_maps.cuh"
 
 namespace kda::dev {
@@ -46,8 +47,11 @@ cudaError_t make_state_maps(const fwd_state_params& p, int vtile, state_maps* ma
 
 // The V tile (16, 32 or 64 columns) for a batch shape; the output bits do not depend on it.
 int choose_state_vtile(int num_seqs, int heads, int sm_count);
-cudaError_t launch_fwd_state(const fwd_state_params& p, int num_seqs, int vtile, cudaStream_t stream);
+// how: serial_launch::after_intra (common/schedule.cuh) lets the pass start while the intra stage
+// before it runs (its CTAs wait on p.ready); plain starts it after it.
+cudaError_t launch_fwd_state(const fwd_state_params& p, int num_seqs, int vtile, serial_launch how,
+                             cudaStream_t stream);
 // 16-column tiles, warp-specialised (state_pass_narrow.cu); launch_fwd_state picks it.
-cudaError_t launch_fwd_state_narrow(const fwd_state_params& p, int num_seqs, cudaStream_t stream);
+cudaError_t launch_fwd_state_narrow(const fwd_state_params& p, int num_seqs, serial_launch how, cudaStream_t stream);
 
 } // namespace kda::dev
