@@ -83,6 +83,14 @@ __device__ void store_c(float* D, const float (&d)[N / 2], int r0, int lane) {
     for (int e = 0; e < 4; ++e) D[(r0 + gid + 8 * (e >> 1)) * N + 8 * j + 2 * tig + (e & 1)] = d[4 * j + e];
 }
 
+template <int N>
+__device__ void store_frags(float* D, const frag_c (&r)[N / 8], int r0, int lane) {
+  float d[N / 2];
+  for (int j = 0; j < N / 8; ++j)
+    for (int e = 0; e < 4; ++e) d[4 * j + e] = r[j].x[e];
+  store_c<N>(D, d, r0, lane);
+}
+
 // Test 1: D1 [64][64] = A [64][128] W^T (W [64 tokens][128], K-major B). Test 2: D2 [64][128] =
 // V [64][64] KG (KG [64 tokens][128], MN-major B, transposed), with the descriptor's two byte
 // offsets as (lbo, sbo) = (8192, 1024) and swapped.
@@ -113,23 +121,16 @@ __global__ void probe(const bf16* A, const bf16* W, const bf16* V, const bf16* K
     keep(a);
     store_c<64>(d1w, d, 16 * warp, lane);
   }
-  { // test 1, mma.sync in the same k order
-    frag_c r[8] = {};
-    for (int kk = 0; kk < 8; ++kk) {
-      std::uint32_t a[4];
-      a_frag(a, A, 128, 16 * warp, 16 * kk, lane);
-      for (int q = 0; q < 4; ++q) {
-        std::uint32_t b[4];
-        load_a_bf16_swz(b, reinterpret_cast<const bf16*>(sW), 16 * q, 16 * kk, lane);
-        const std::uint32_t b0[2] = {b[0], b[2]}, b1[2] = {b[1], b[3]};
-        mma_bf16_16816(r[2 * q], a, b0);
-        mma_bf16_16816(r[2 * q + 1], a, b1);
-      }
-    }
-    float d[32];
-    for (int j = 0; j < 8; ++j)
-      for (int e = 0; e < 4; ++e) d[4 * j + e] = r[j].x[e];
-    store_c<64>(d1m, d, 16 * warp, lane);
+  { // test 1, mma.sync in the same k order (the kernels' product loop, common/mma.cuh)
+    frag_c r[1][8] = {};
+    mma_sum_products<8, 1, 8, 1>(
+        r, [&](std::uint32_t (&a)[4], int, int, int kk) { a_frag(a, A, 128, 16 * warp, 16 * kk, lane); },
+        [&](std::uint32_t (&b0)[2], std::uint32_t (&b1)[2], int np, int kk) {
+          std::uint32_t b[4];
+          load_a_bf16_swz(b, reinterpret_cast<const bf16*>(sW), 16 * np, 16 * kk, lane);
+          b0[0] = b[0], b0[1] = b[2], b1[0] = b[1], b1[1] = b[3];
+        });
+    store_frags<64>(d1m, r[0], 16 * warp, lane);
   }
   for (int variant = 0; variant < 2; ++variant) { // test 2, wgmma
     std::uint32_t a[4][4];
@@ -148,22 +149,15 @@ __global__ void probe(const bf16* A, const bf16* W, const bf16* V, const bf16* K
     store_c<128>(variant == 0 ? d2w : d2ws, d, 16 * warp, lane);
   }
   { // test 2, mma.sync
-    frag_c r[16] = {};
-    for (int kk = 0; kk < 4; ++kk) {
-      std::uint32_t a[4];
-      a_frag(a, V, 64, 16 * warp, 16 * kk, lane);
-      for (int q = 0; q < 8; ++q) {
-        std::uint32_t b[4];
-        load_a_bf16_trans_swz(b, reinterpret_cast<const bf16*>(sKG), 16 * kk, 16 * q, lane);
-        const std::uint32_t b0[2] = {b[0], b[2]}, b1[2] = {b[1], b[3]};
-        mma_bf16_16816(r[2 * q], a, b0);
-        mma_bf16_16816(r[2 * q + 1], a, b1);
-      }
-    }
-    float d[64];
-    for (int j = 0; j < 16; ++j)
-      for (int e = 0; e < 4; ++e) d[4 * j + e] = r[j].x[e];
-    store_c<128>(d2m, d, 16 * warp, lane);
+    frag_c r[1][16] = {};
+    mma_sum_products<4, 1, 16, 1>(
+        r, [&](std::uint32_t (&a)[4], int, int, int kk) { a_frag(a, V, 64, 16 * warp, 16 * kk, lane); },
+        [&](std::uint32_t (&b0)[2], std::uint32_t (&b1)[2], int np, int kk) {
+          std::uint32_t b[4];
+          load_a_bf16_trans_swz(b, reinterpret_cast<const bf16*>(sKG), 16 * kk, 16 * np, lane);
+          b0[0] = b[0], b0[1] = b[2], b1[0] = b[1], b1[1] = b[3];
+        });
+    store_frags<128>(d2m, r[0], 16 * warp, lane);
   }
 }
 

@@ -6,15 +6,12 @@
 # step on its chain warp, v20b about 730 (192 of them mma).
 #   .carry/bin/libkda.so            v20b
 #   .carry/before/libkda-head.so    HEAD (v19, commit 9d31f28)
+# (Rewritten after the run to call scripts/device-env.sh's same_bits and sanitize, which hold the
+# same commands; the sanitizer timeout there is 120 s.)
 set -u
 . scripts/device-env.sh
 HEAD=.carry/before/libkda-head.so
 kb="$bin/kda-bench --log-level warn"
-same_bits() { # NAME VTILE ROWS
-  KDA_STATE_VTILE=$2 timeout 150 $kb --before $HEAD --same-bits --no-timing --ops fwd,bwd \
-    --decay normal,fast --check-heads 0 --rows "$3" --out "$out/sb-$1.json" > "$out/sb-$1.log" 2>&1
-  echo "same-bits $1 exit $?: $(grep -c DIFFERENT "$out/sb-$1.log") DIFFERENT, $(grep -c identical "$out/sb-$1.log") identical"
-}
 same_bits own "" 'm2:*:*:*,R2:*:*:saved'
 for vt in 16 64; do same_bits vt$vt $vt 'ragged:*:*:*'; done
 for vt in 16 32 64; do

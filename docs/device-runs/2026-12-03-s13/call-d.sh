@@ -6,20 +6,14 @@
 #   .carry/bin/libkda.so            v21b
 #   .carry/bin/libkda-nopdl.so      v21b without the early launch
 #   .carry/before/libkda-head.so    HEAD (v19, commit 9d31f28)
+# (Rewritten after the run to call scripts/device-env.sh's same_bits and sanitize, which hold the
+# same commands; the sanitizer timeout there is 120 s.)
 set -u
 . scripts/device-env.sh
 HEAD=.carry/before/libkda-head.so
 kb="$bin/kda-bench --log-level warn"
-KDA_STATE_VTILE= timeout 150 $kb --before $HEAD --same-bits --no-timing --ops fwd,bwd --decay normal,fast \
-  --check-heads 0 --rows 'm2:*:*:*,R2:*:*:*,ragged:*:*:replay' --out "$out/sb.json" > "$out/sb.log" 2>&1
-echo "same-bits exit $?: $(grep -c DIFFERENT "$out/sb.log") DIFFERENT, $(grep -c identical "$out/sb.log") identical"
-for vt in 16 64; do
-  for tool in racecheck synccheck; do
-    KDA_STATE_VTILE=$vt timeout 120 compute-sanitizer --tool $tool $bin/gpu_bwd_tests \
-      --gtest_filter="*m2_all_heads/g_off_saved_normal:*m2_all_heads/raw_fused_replay_fast" > "$out/$tool-vt$vt.log" 2>&1
-    echo "$tool vt$vt (m2 bwd, saved and replay) exit $?: $(tail -1 "$out/$tool-vt$vt.log")"
-  done
-done
+same_bits own "" 'm2:*:*:*,R2:*:*:*,ragged:*:*:replay'
+for vt in 16 64; do sanitize $vt racecheck synccheck; done
 KDA_STATE_VTILE=16 timeout 120 $bin/gpu_bwd_tests --gtest_filter='*ragged*:*determinism*:*vtile*' > "$out/gpu_bwd_tests-vt16.log" 2>&1
 echo "gpu_bwd_tests ragged/determinism/vtile vt16 exit $?: $(grep -E '^\[  (PASSED|FAILED) +\] [0-9]' "$out/gpu_bwd_tests-vt16.log" | tr '\n' ' ')"
 for lib in libkda libkda-nopdl; do

@@ -7,16 +7,13 @@
 # No kernel arithmetic changed: every bit must be HEAD's.
 #   .carry/bin/libkda.so            v21c
 #   .carry/before/libkda-head.so    HEAD (v19, commit 9d31f28)
+# (Rewritten after the run to call scripts/device-env.sh's same_bits and sanitize, which hold the
+# same commands; the sanitizer timeout there is 120 s.)
 set -u
 . scripts/device-env.sh
 HEAD=.carry/before/libkda-head.so
 kb="$bin/kda-bench --log-level warn"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv > "$out/gpu.txt" 2>&1
-same_bits() { # NAME VTILE ROWS
-  KDA_STATE_VTILE=$2 timeout 150 $kb --before $HEAD --same-bits --no-timing --ops fwd,bwd \
-    --decay normal,fast --check-heads 0 --rows "$3" --out "$out/sb-$1.json" > "$out/sb-$1.log" 2>&1
-  echo "same-bits $1 exit $?: $(grep -c DIFFERENT "$out/sb-$1.log") DIFFERENT, $(grep -c identical "$out/sb-$1.log") identical"
-}
 same_bits own "" 'm2:*:*:*,R2:*:*:*'
 for vt in 16 32 64; do same_bits vt$vt $vt 'ragged:*:*:*'; done
 KDA_STATE_VTILE= timeout 150 $kb --before $HEAD --same-bits --no-timing --ops fwd,bwd --check-heads 0 \
@@ -29,13 +26,7 @@ for vt in 16 64; do
     echo "gpu_${t}_tests vt$vt exit $?: $(grep -E '^\[  (PASSED|FAILED) +\] [0-9]' "$out/gpu_${t}_tests-vt$vt.log" | tr '\n' ' ')"
   done
 done
-for vt in 16 64; do
-  for tool in memcheck racecheck synccheck; do
-    KDA_STATE_VTILE=$vt timeout 120 compute-sanitizer --tool $tool $bin/gpu_bwd_tests \
-      --gtest_filter="*m2_all_heads/g_off_saved_normal:*m2_all_heads/raw_fused_replay_fast" > "$out/$tool-vt$vt.log" 2>&1
-    echo "$tool vt$vt (m2 bwd, saved and replay) exit $?: $(tail -1 "$out/$tool-vt$vt.log")"
-  done
-done
+for vt in 16 64; do sanitize $vt; done
 timeout 200 $kb --rows 'R2:g:off:saved,R2:raw:fused:replay,m2:g:off:saved,m2:raw:fused:replay' --ops fwd,bwd,fwd+bwd \
   --stages --before $HEAD --out "$out/ab-small.json" > "$out/ab-small.log" 2>&1
 echo "A/B small rows exit $?"

@@ -4,24 +4,16 @@
 # completes; the tensor boxes it accepts). The landing form.
 #   .carry/bin/libkda.so            v21d
 #   .carry/before/libkda-head.so    HEAD (v19, commit 9d31f28)
+# (Rewritten after the run to call scripts/device-env.sh's same_bits and sanitize, which hold the
+# same commands; the sanitizer timeout there is 120 s.)
 set -u
 . scripts/device-env.sh
 HEAD=.carry/before/libkda-head.so
 kb="$bin/kda-bench --log-level warn"
-KDA_STATE_VTILE= timeout 150 $kb --before $HEAD --same-bits --no-timing --ops fwd,bwd --decay normal,fast \
-  --check-heads 0 --rows 'm2:*:*:*,R2:*:*:*' --out "$out/sb.json" > "$out/sb.log" 2>&1
-echo "same-bits m2, R2 exit $?: $(grep -c DIFFERENT "$out/sb.log") DIFFERENT, $(grep -c identical "$out/sb.log") identical"
-KDA_STATE_VTILE=64 timeout 150 $kb --before $HEAD --same-bits --no-timing --ops fwd,bwd --decay normal,fast \
-  --check-heads 0 --rows 'ragged:*:*:*' --out "$out/sb-vt64.json" > "$out/sb-vt64.log" 2>&1
-echo "same-bits ragged vt64 exit $?: $(grep -c DIFFERENT "$out/sb-vt64.log") DIFFERENT, $(grep -c identical "$out/sb-vt64.log") identical"
+same_bits own "" 'm2:*:*:*,R2:*:*:*'
+same_bits vt64 64 'ragged:*:*:*'
 gpu_tests v21d
-for vt in 16 64; do
-  for tool in racecheck synccheck; do
-    KDA_STATE_VTILE=$vt timeout 120 compute-sanitizer --tool $tool $bin/gpu_bwd_tests \
-      --gtest_filter="*m2_all_heads/g_off_saved_normal:*m2_all_heads/raw_fused_replay_fast" > "$out/$tool-vt$vt.log" 2>&1
-    echo "$tool vt$vt (m2 bwd, saved and replay) exit $?: $(tail -1 "$out/$tool-vt$vt.log")"
-  done
-done
+for vt in 16 64; do sanitize $vt racecheck synccheck; done
 timeout 150 $kb --rows 'R2:g:off:saved,R2:raw:fused:replay,m2:g:off:saved,m2:raw:fused:replay' --ops fwd,bwd,fwd+bwd \
   --stages --before $HEAD --out "$out/ab-small.json" > "$out/ab-small.log" 2>&1
 echo "A/B small rows exit $?"
