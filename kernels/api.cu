@@ -122,13 +122,13 @@ ready_use ready_for_state(const kda_plan* plan, cudaStream_t st) {
 // for a launch that did not happen. Captured into a graph, it writes the always-published flags
 // (the same value) and takes no epoch.
 cudaError_t launch_intra(const kda_plan* plan, const kda_fwd_args* a, const intra_tiles& t, cudaStream_t st) {
-  const bool graph = capturing(st);
-  unsigned* const flags = graph ? plan->ready_always : plan->ready;
-  const unsigned epoch = graph ? kda_plan::k_always_ready : plan->epoch + 1;
+  const ready_use r = ready_for_state(plan, st);
+  const bool graph = r.how == kda::dev::serial_launch::plain;
+  const unsigned epoch = graph ? r.epoch : r.epoch + 1;
   const kda::dev::fwd_intra_params p{static_cast<const __nv_bfloat16*>(a->q), static_cast<const __nv_bfloat16*>(a->k),
                                      static_cast<const __nv_bfloat16*>(a->v), static_cast<const __nv_bfloat16*>(a->beta),
                                      a->gate_in, a->A_log, a->dt_bias, plan->chunks, plan->problem.heads, plan->scale,
-                                     t.w, t.u, t.qg, t.qg_lo, t.kg, t.Aqk, t.gC, t.X, flags, epoch};
+                                     t.w, t.u, t.qg, t.qg_lo, t.kg, t.Aqk, t.gC, t.X, r.flags, epoch};
   const cudaError_t e = kda::dev::launch_fwd_intra(p, plan->num_chunks, plan->problem.gate == KDA_GATE_RAW,
                                                    plan->problem.l2n == KDA_L2N_FUSED, st);
   if (e == cudaSuccess && !graph) plan->epoch = epoch;
