@@ -20,13 +20,14 @@ gpu_tests() {
 }
 
 # ncu_kernel NAME REGEX ROW OP: Nsight Compute (full set, source counters, clocks as found) on the
-# second launch of the kernels matching REGEX in one `kda-bench --rows ROW --ops OP` call; leaves
+# second launch of the kernels matching REGEX in one `kda-bench --rows ROW --ops OP` call (the
+# carried library, or $LIB if set); leaves
 # $out/ncu-NAME-details.csv and the per-instruction $out/ncu-NAME-sass.csv.gz and prints the
 # headline metrics.
 ncu_kernel() {
   local name=$1 regex=$2 row=$3 op=$4
   timeout 120 ncu --clock-control none --kernel-name "regex:$regex" --launch-skip 1 --launch-count 1 --set full \
-    --import-source yes -o "$out/ncu-$name" $bin/kda-bench --log-level warn --rows "$row" --ops "$op" \
+    --import-source yes -o "$out/ncu-$name" $bin/kda-bench --log-level warn --library "${LIB:-$bin/libkda.so}" --rows "$row" --ops "$op" \
     --samples 1 --calls 1 --warmup 1 --out "$out/ncu-$name-run.json" > "$out/ncu-$name.log" 2>&1
   echo "ncu $name exit $?"
   ncu -i "$out/ncu-$name.ncu-rep" --page details --csv > "$out/ncu-$name-details.csv" 2>&1
@@ -36,25 +37,25 @@ ncu_kernel() {
     "$out/ncu-$name-details.csv" | cut -d, -f13- | head
 }
 
-# same_bits NAME VTILE ROWS [BEFORE]: `kda-bench --same-bits` of the carried library against BEFORE
+# same_bits NAME VTILE ROWS [BEFORE]: `kda-bench --same-bits` of the carried library ($LIB if set) against BEFORE
 # (default $HEAD, the script's library of the commit before the change) on ROWS, fwd and bwd, both
 # decays, every head, the V tile forced (empty: the rows' own); $out/sb-NAME.{log,json}; prints the
 # counts of identical and DIFFERENT tensors.
 same_bits() {
   local name=$1 vt=$2 rows=$3 before=${4:-$HEAD}
-  KDA_STATE_VTILE=$vt timeout 150 $bin/kda-bench --log-level warn --before "$before" --same-bits --no-timing \
+  KDA_STATE_VTILE=$vt timeout 150 $bin/kda-bench --log-level warn --library "${LIB:-$bin/libkda.so}" --before "$before" --same-bits --no-timing \
     --ops fwd,bwd --decay normal,fast --check-heads 0 --rows "$rows" --out "$out/sb-$name.json" > "$out/sb-$name.log" 2>&1
   echo "same-bits $name exit $?: $(grep -c DIFFERENT "$out/sb-$name.log") DIFFERENT, $(grep -c identical "$out/sb-$name.log") identical"
 }
 
 # sanitize VTILE [TOOL...]: compute-sanitizer (default memcheck, racecheck, synccheck) on the m2
-# backward GPU tests of the saved and the replay path (every kernel runs), the V tile forced;
+# backward GPU tests (against $LIB if set, else the carried libkda.so) of the saved and the replay path (every kernel runs), the V tile forced;
 # $out/TOOL-vtVTILE.log; prints each tool's summary line.
 sanitize() {
   local vt=$1 tool
   shift
   for tool in ${@:-memcheck racecheck synccheck}; do
-    KDA_STATE_VTILE=$vt timeout 120 compute-sanitizer --tool $tool $bin/gpu_bwd_tests \
+    KDA_LIBRARY=${LIB:-$bin/libkda.so} KDA_STATE_VTILE=$vt timeout 120 compute-sanitizer --tool $tool $bin/gpu_bwd_tests \
       --gtest_filter="*m2_all_heads/g_off_saved_normal:*m2_all_heads/raw_fused_replay_fast" > "$out/$tool-vt$vt.log" 2>&1
     echo "$tool vt$vt (m2 bwd, saved and replay) exit $?: $(tail -1 "$out/$tool-vt$vt.log")"
   done

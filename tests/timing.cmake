@@ -16,7 +16,7 @@ target_include_directories(timing_tests PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
 if(KDA_BUILD_KERNELS)
   kda_add_test(gpu_timing_tests
     SOURCES timing/gpu_timing_test.cpp
-    LIBS kda_gpu kda_core
+    LIBS kda_gpu kda_core kda_report
     LABELS gpu)
   target_include_directories(gpu_timing_tests PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
   add_dependencies(gpu_timing_tests kda)

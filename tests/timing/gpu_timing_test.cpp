@@ -13,6 +13,7 @@
 #include "gpu/gpu_fixture.hpp"
 #include "gpu/sm_clock.hpp"
 #include "gpu/timing.hpp"
+#include "report/stats.hpp"
 #include "support/temp_dir.hpp"
 
 namespace kda {
@@ -77,7 +78,9 @@ TEST_F(gpu_timing, interleaved_sets_follow_their_callables) {
   ASSERT_EQ(sets.size(), 2u);
   ASSERT_EQ(sets[0].ms.size(), 6u);
   ASSERT_EQ(sets[1].ms.size(), 6u);
-  EXPECT_LT(sets[0].ms[3] * 10, sets[1].ms[3]);
+  // Medians, not one sample: sample 3 of the 1 MiB memset once read 65 us on the H200 (session 14
+  // call A), a stall that says nothing about whose callable each set timed.
+  EXPECT_LT(report::median(sets[0].ms) * 10, report::median(sets[1].ms));
 }
 
 TEST_F(gpu_timing, a_capture_that_cannot_work_says_so) {
