@@ -34,4 +34,12 @@ __host__ __device__ constexpr std::uint32_t swz_offset(int r, int c) {
   return static_cast<std::uint32_t>((c >> 6) * k_box_bytes + r * 128 + ((((c >> 3) & 7) ^ (r & 7)) << 4) + (c & 7) * 2);
 }
 
+// Byte offset of element (r, c) of an fp32 [64][64] tile held as two [64][32] boxes (128 bytes a
+// row, 8 KB each) with the same 128-byte swizzle: box c / 32, its 16-byte chunk (c % 32) / 4 at
+// chunk ((c % 32) / 4) ^ (r & 7). Rows 2 apart then fall in different bank groups, so the wgmma
+// accumulator layout (rows 2 tig + e, columns gid) reads it without conflicts (fwd/state_pass_wg.cu).
+__host__ __device__ constexpr std::uint32_t swz_offset_f32(int r, int c) {
+  return static_cast<std::uint32_t>((c >> 5) * k_box_bytes + r * 128 + ((((c >> 2) & 7) ^ (r & 7)) << 4) + (c & 3) * 4);
+}
+
 } // namespace kda::dev

@@ -114,6 +114,22 @@ __device__ __forceinline__ void load_a_bf16_trans(std::uint32_t (&a)[4], const _
   ldmatrix_x4_trans(a, tile + ((mat >> 1) * 8 + r) * stride + (mat & 1) * 8);
 }
 
+// stmatrix, the inverse of ldmatrix_x4_trans: r[i] is the fragment of matrix i, stored transposed
+// at the row addresses (shared-memory address) of lanes 8i..8i+7.
+__device__ __forceinline__ void stmatrix_x4_trans_at(const std::uint32_t (&r)[4], std::uint32_t addr) {
+  asm volatile("stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [%0], {%1,%2,%3,%4};\n" ::"r"(addr), "r"(r[0]), "r"(r[1]),
+               "r"(r[2]), "r"(r[3])
+               : "memory");
+}
+
+// Where lane's row of the 8x8 matrices of load_a_bf16_trans lies in a row-major tile (elements,
+// row stride `stride`); stmatrix_x4_trans_at at this offset is its inverse, storing an A-fragment
+// (A[m][k]) as tile[k][m].
+__device__ __forceinline__ int a_trans_offset(int stride, int lane) {
+  const int mat = lane >> 3, r = lane & 7;
+  return ((mat >> 1) * 8 + r) * stride + (mat & 1) * 8;
+}
+
 // Two 16x8 bf16 B-fragments (n-tiles n0 and n0+8) from a row-major [k][n] smem tile.
 __device__ __forceinline__ void load_b_bf16_x2(std::uint32_t (&b0)[2], std::uint32_t (&b1)[2],
                                                const __nv_bfloat16* tile, int stride, int lane) {

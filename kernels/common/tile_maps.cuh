@@ -56,12 +56,48 @@ __device__ __forceinline__ void copy_f32_box(void* dst, const CUtensorMap& map, 
                : "memory");
 }
 
+// The box at column col0, row row0 of `map` from shared memory `src` (laid out as the map's loads
+// would write it) to global memory, through the copy engine, in this thread's bulk group. Every
+// thread that wrote `src` runs fence_proxy_async_shared() before the barrier that precedes it.
+__device__ __forceinline__ void store_box(const CUtensorMap& map, const void* src, int col0, std::size_t row0) {
+  asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];\n" ::"l"(
+                   reinterpret_cast<std::uint64_t>(&map)),
+               "r"(col0), "r"(static_cast<int>(row0)), "r"(smem_addr(src))
+               : "memory");
+}
+// The same for a 3-D map (o's [T][H][V]: column, head, token).
+__device__ __forceinline__ void store_box_3d(const CUtensorMap& map, const void* src, int col0, int head, int row0) {
+  asm volatile("cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [%0, {%1, %2, %3}], [%4];\n" ::"l"(
+                   reinterpret_cast<std::uint64_t>(&map)),
+               "r"(col0), "r"(head), "r"(row0), "r"(smem_addr(src))
+               : "memory");
+}
+__device__ __forceinline__ void fence_proxy_async_shared() { asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); }
+__device__ __forceinline__ void bulk_commit() { asm volatile("cp.async.bulk.commit_group;\n" ::: "memory"); }
+// Until at most N of this thread's bulk groups still read shared memory / are still incomplete.
+template <int N>
+__device__ __forceinline__ void bulk_wait_read() {
+  asm volatile("cp.async.bulk.wait_group.read %0;\n" ::"n"(N) : "memory");
+}
+template <int N>
+__device__ __forceinline__ void bulk_wait() {
+  asm volatile("cp.async.bulk.wait_group %0;\n" ::"n"(N) : "memory");
+}
+
 // Host: the map of `tiles` consecutive [64][width] bf16 tiles at `base` (width 128 or 64), boxes
 // of [64][64] with the 128-byte swizzle. Returns cudaErrorInvalidValue where the driver refuses.
 cudaError_t make_tile_map(CUtensorMap* map, const __nv_bfloat16* base, std::size_t tiles, int width);
+// Host: the same for `rows` bf16 rows of `width` in boxes of [box_rows][64] (box_rows <= 256): the
+// saved set's h ([tile][128][128], boxes of [128][64]) that the wgmma state pass stores.
+cudaError_t make_rows_map(CUtensorMap* map, const __nv_bfloat16* base, std::size_t rows, int width, int box_rows);
+// Host: the map of a [tokens][heads][128] bf16 tensor (o) in boxes of [64 tokens][1 head][64
+// columns] with the 128-byte swizzle: one box a chunk's rows of one head and half of V.
+cudaError_t make_token_head_map(CUtensorMap* map, const __nv_bfloat16* base, int tokens, int heads);
 // Host: the map of `rows` fp32 rows of 128 at `base` in boxes of [box_rows][box_cols], without
 // swizzle (copy_f32_box): u ([tile][64][128], boxes of the V tile's columns) and exp(gamma_C)
-// ([tile][128], a row a box).
-cudaError_t make_f32_map(CUtensorMap* map, const float* base, std::size_t rows, int box_cols, int box_rows);
+// ([tile][128], a row a box); with `swizzle128`, boxes of 32 columns in the 128-byte swizzle
+// (swz_offset_f32; the destination 1024-byte aligned).
+cudaError_t make_f32_map(CUtensorMap* map, const float* base, std::size_t rows, int box_cols, int box_rows,
+                         bool swizzle128 = false);
 
 } // namespace kda::dev

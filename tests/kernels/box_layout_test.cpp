@@ -16,6 +16,7 @@ using kda::dev::box_offset;
 using kda::dev::k_box_bytes;
 using kda::dev::swizzle_128b;
 using kda::dev::swz_offset;
+using kda::dev::swz_offset_f32;
 
 TEST(box_layout, element_offsets_are_where_the_copy_engine_writes) {
   for (int r = 0; r < 64; ++r) {
@@ -46,6 +47,37 @@ TEST(box_layout, ldmatrix_rows_of_a_column_chunk_hit_distinct_bank_groups) {
       std::set<std::uint32_t> groups; // 16-byte bank groups: 8 per 128 bytes of banks
       for (int i = 0; i < 8; ++i) groups.insert((swz_offset(r0 + i, c) / 16) % 8);
       EXPECT_EQ(groups.size(), 8u) << "rows " << r0 << " column " << c;
+    }
+  }
+}
+
+// The fp32 [64][64] tile of the wgmma state pass (u, then v_new over it): two [64][32] boxes.
+TEST(box_layout, fp32_element_offsets_are_where_the_copy_engine_writes) {
+  std::set<std::uint32_t> seen;
+  for (int r = 0; r < 64; ++r) {
+    for (int c = 0; c < 64; ++c) {
+      const std::uint32_t dense_in_box = static_cast<std::uint32_t>(r * 128 + (c % 32) * 4);
+      EXPECT_EQ(swz_offset_f32(r, c), box_offset(c / 32) + swizzle_128b(dense_in_box)) << "r " << r << " c " << c;
+      seen.insert(swz_offset_f32(r, c));
+    }
+  }
+  EXPECT_EQ(seen.size(), 64u * 64u);
+  EXPECT_EQ(*seen.rbegin(), 2 * k_box_bytes - 4);
+}
+
+TEST(box_layout, fp32_accumulator_layout_reads_hit_32_distinct_banks) {
+  // One warp's load of accumulator element (j, e): lane (gid, tig) reads row 8 j + 2 tig + (e & 1),
+  // column col0 + gid + 8 (e >> 1), col0 = 16 w (fwd/state_pass_wg.cu).
+  for (int w = 0; w < 4; ++w) {
+    for (int j = 0; j < 8; ++j) {
+      for (int e = 0; e < 4; ++e) {
+        std::set<std::uint32_t> banks;
+        for (int lane = 0; lane < 32; ++lane) {
+          const int gid = lane >> 2, tig = lane & 3;
+          banks.insert((swz_offset_f32(8 * j + 2 * tig + (e & 1), 16 * w + gid + 8 * (e >> 1)) / 4) % 32);
+        }
+        EXPECT_EQ(banks.size(), 32u) << "warp " << w << " j " << j << " e " << e;
+      }
     }
   }
 }
