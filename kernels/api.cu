@@ -142,7 +142,7 @@ cudaError_t launch_state(const kda_plan* plan, const intra_tiles& t, void* o, __
   const ready_use r = ready_for_state(plan, st);
   const kda::dev::fwd_state_params p{plan->seqs, plan->seq_order, plan->problem.heads, t.w, t.u, t.qg, t.kg, t.Aqk,
                                      t.gC, static_cast<__nv_bfloat16*>(o), h_out, vn_out, plan->tiles(), r.flags,
-                                     r.epoch};
+                                     r.epoch, plan->cu_seqlens.back()};
   return kda::dev::launch_fwd_state(p, plan->num_seqs, plan->state_vtile, r.how, st);
 }
 

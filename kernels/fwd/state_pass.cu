@@ -33,7 +33,8 @@ namespace {
 constexpr int k_threads = k_state_threads + 32; // 8 computing warps, the producer warp
 constexpr int k_bar_compute = 1;                  // named barrier of the 8 computing warps
 
-// VT: columns of V (and of the state) one CTA owns, 32 or 64 here (16: state_pass_narrow.cu).
+// VT: columns of V (and of the state) one CTA owns, 32 here (16: state_pass_narrow.cu; 64:
+// state_pass_wg.cu, faster there since v22).
 // Smaller tiles give more CTAs (short rows); each output element is computed in the same order
 // whatever VT is, so the bits do not change.
 template <int VT>
@@ -297,7 +298,7 @@ cudaError_t launch_fwd_state(const fwd_state_params& p, int num_seqs, int vtile,
   switch (vtile) {
   case 16: return launch_fwd_state_narrow(p, num_seqs, how, stream);
   case 32: return launch_vt<32>(p, num_seqs, how, stream);
-  default: return launch_vt<64>(p, num_seqs, how, stream);
+  default: return launch_fwd_state_wg(p, num_seqs, how, stream); // 64: the chain on wgmma (v22)
   }
 }
 

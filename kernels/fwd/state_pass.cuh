@@ -32,6 +32,7 @@ struct fwd_state_params {
   std::size_t num_tiles;  // chunks x heads: the extent of the tile arrays (the 16-column pass's tensor maps)
   const unsigned* ready;  // [tile]: the intra stage's ready flags (common/ready_flags.cuh)
   unsigned epoch;         // the flag value of the intra launch that feeds this pass
+  int tokens;             // T, o's rows (the wgmma pass's tensor map of o)
 };
 
 constexpr int k_state_threads = 256; // the warps that compute; both kernels add a producer warp
@@ -53,5 +54,7 @@ cudaError_t launch_fwd_state(const fwd_state_params& p, int num_seqs, int vtile,
                              cudaStream_t stream);
 // 16-column tiles, warp-specialised (state_pass_narrow.cu); launch_fwd_state picks it.
 cudaError_t launch_fwd_state_narrow(const fwd_state_params& p, int num_seqs, serial_launch how, cudaStream_t stream);
+// The chain on wgmma, V tiles of 64 (state_pass_wg.cu); launch_fwd_state picks it.
+cudaError_t launch_fwd_state_wg(const fwd_state_params& p, int num_seqs, serial_launch how, cudaStream_t stream);
 
 } // namespace kda::dev
