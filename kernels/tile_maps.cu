@@ -20,30 +20,35 @@ PFN_cuTensorMapEncodeTiled_v12000 encoder() {
   return fn;
 }
 
-} // namespace
-
-cudaError_t make_rows_map(CUtensorMap* map, const __nv_bfloat16* base, std::size_t rows, int width, int box_rows) {
-  const PFN_cuTensorMapEncodeTiled_v12000 encode = encoder();
-  if (!encode) return cudaErrorNotSupported;
-  const cuuint64_t dims[2] = {static_cast<cuuint64_t>(width), static_cast<cuuint64_t>(rows)};
-  const cuuint64_t strides[1] = {static_cast<cuuint64_t>(width) * 2}; // bytes between rows
-  const cuuint32_t box[2] = {64, static_cast<cuuint32_t>(box_rows)}, elem[2] = {1, 1};
-  const CUresult r = encode(map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, const_cast<__nv_bfloat16*>(base), dims, strides,
-                            box, elem, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-                            CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+// The one call every map below makes: rank-N tiled map, no interleave, 256-byte L2 promotion, no
+// out-of-bounds fill (the tiles are never read past their tensor). dims / strides in elements /
+// bytes, innermost first; strides has rank - 1 entries.
+cudaError_t encode(CUtensorMap* map, CUtensorMapDataType type, cuuint32_t rank, const void* base,
+                   const cuuint64_t* dims, const cuuint64_t* strides, const cuuint32_t* box,
+                   CUtensorMapSwizzle swizzle) {
+  const PFN_cuTensorMapEncodeTiled_v12000 fn = encoder();
+  if (!fn) return cudaErrorNotSupported;
+  const cuuint32_t elem[3] = {1, 1, 1};
+  const CUresult r = fn(map, type, rank, const_cast<void*>(base), dims, strides, box, elem,
+                        CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                        CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
 }
 
+} // namespace
+
+cudaError_t make_rows_map(CUtensorMap* map, const __nv_bfloat16* base, std::size_t rows, int width, int box_rows) {
+  const cuuint64_t dims[2] = {static_cast<cuuint64_t>(width), static_cast<cuuint64_t>(rows)};
+  const cuuint64_t strides[1] = {static_cast<cuuint64_t>(width) * 2}; // bytes between rows
+  const cuuint32_t box[2] = {64, static_cast<cuuint32_t>(box_rows)};
+  return encode(map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, base, dims, strides, box, CU_TENSOR_MAP_SWIZZLE_128B);
+}
+
 cudaError_t make_token_head_map(CUtensorMap* map, const __nv_bfloat16* base, int tokens, int heads) {
-  const PFN_cuTensorMapEncodeTiled_v12000 encode = encoder();
-  if (!encode) return cudaErrorNotSupported;
   const cuuint64_t dims[3] = {128, static_cast<cuuint64_t>(heads), static_cast<cuuint64_t>(tokens)};
   const cuuint64_t strides[2] = {128 * 2, static_cast<cuuint64_t>(heads) * 128 * 2}; // bytes between heads, tokens
-  const cuuint32_t box[3] = {64, 1, 64}, elem[3] = {1, 1, 1};
-  const CUresult r = encode(map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 3, const_cast<__nv_bfloat16*>(base), dims, strides,
-                            box, elem, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-                            CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-  return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
+  const cuuint32_t box[3] = {64, 1, 64};
+  return encode(map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 3, base, dims, strides, box, CU_TENSOR_MAP_SWIZZLE_128B);
 }
 
 cudaError_t make_tile_map(CUtensorMap* map, const __nv_bfloat16* base, std::size_t tiles, int width) {
@@ -52,16 +57,11 @@ cudaError_t make_tile_map(CUtensorMap* map, const __nv_bfloat16* base, std::size
 
 cudaError_t make_f32_map(CUtensorMap* map, const float* base, std::size_t rows, int box_cols, int box_rows,
                          bool swizzle128) {
-  const PFN_cuTensorMapEncodeTiled_v12000 encode = encoder();
-  if (!encode) return cudaErrorNotSupported;
   const cuuint64_t dims[2] = {128, static_cast<cuuint64_t>(rows)};
   const cuuint64_t strides[1] = {128 * 4}; // bytes between rows
-  const cuuint32_t box[2] = {static_cast<cuuint32_t>(box_cols), static_cast<cuuint32_t>(box_rows)}, elem[2] = {1, 1};
-  const CUresult r = encode(map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, const_cast<float*>(base), dims, strides, box, elem,
-                            CU_TENSOR_MAP_INTERLEAVE_NONE,
-                            swizzle128 ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_NONE,
-                            CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-  return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
+  const cuuint32_t box[2] = {static_cast<cuuint32_t>(box_cols), static_cast<cuuint32_t>(box_rows)};
+  return encode(map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, base, dims, strides, box,
+                swizzle128 ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_NONE);
 }
 
 } // namespace kda::dev

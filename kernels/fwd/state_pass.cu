@@ -258,7 +258,7 @@ __global__ void __launch_bounds__(k_threads, 1) fwd_state_kernel(const fwd_state
 template <int VT>
 cudaError_t launch_vt(const fwd_state_params& p, int num_seqs, serial_launch how, cudaStream_t stream) {
   state_maps maps;
-  if (const cudaError_t e = make_state_maps(p, VT, &maps); e != cudaSuccess) return e;
+  if (const cudaError_t e = make_state_maps(p, VT, false, &maps); e != cudaSuccess) return e;
   if (p.o) {
     return launch_serial<fwd_state_kernel<VT, true>>(p, num_seqs, v_dim / VT, k_threads, state_smem<VT>::bytes, how,
                                                      stream, maps);
@@ -269,9 +269,11 @@ cudaError_t launch_vt(const fwd_state_params& p, int num_seqs, serial_launch how
 
 } // namespace
 
-cudaError_t make_state_maps(const fwd_state_params& p, int vtile, state_maps* maps) {
+cudaError_t make_state_maps(const fwd_state_params& p, int u_box_cols, bool u_swizzle, state_maps* maps) {
   *maps = {};
-  if (const cudaError_t e = make_f32_map(&maps->u, p.u, p.num_tiles * 64, vtile, 64); e != cudaSuccess) return e;
+  if (const cudaError_t e = make_f32_map(&maps->u, p.u, p.num_tiles * 64, u_box_cols, 64, u_swizzle); e != cudaSuccess) {
+    return e;
+  }
   if (const cudaError_t e = make_f32_map(&maps->gC, p.gC, p.num_tiles, 128, 1); e != cudaSuccess) return e;
   for (auto [map, base, width] : {std::tuple{&maps->w, p.w, k_dim}, std::tuple{&maps->kg, p.kg, k_dim},
                                   std::tuple{&maps->qg, p.o ? p.qg : nullptr, k_dim},

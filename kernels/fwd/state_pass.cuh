@@ -39,12 +39,12 @@ constexpr int k_state_threads = 256; // the warps that compute; both kernels add
 
 // The copy engine's view of the tiles the state passes read (common/tile_maps.cuh), a kernel
 // parameter (__grid_constant__). Host: made per launch from p (qg and Aqk only where p.o is set:
-// without o the passes read neither; u in boxes of the V tile's vtile columns, exp(gamma_C) a tile
-// a box).
+// without o the passes read neither; u in boxes of u_box_cols columns, swizzled (128 B) where
+// u_swizzle says so, exp(gamma_C) a tile a box).
 struct state_maps {
   CUtensorMap w, kg, qg, Aqk, u, gC;
 };
-cudaError_t make_state_maps(const fwd_state_params& p, int vtile, state_maps* maps);
+cudaError_t make_state_maps(const fwd_state_params& p, int u_box_cols, bool u_swizzle, state_maps* maps);
 
 // The V tile (16, 32 or 64 columns) for a batch shape; the output bits do not depend on it.
 int choose_state_vtile(int num_seqs, int heads, int sm_count);

@@ -335,7 +335,7 @@ __global__ void __launch_bounds__(k_threads, 1)
 
 cudaError_t launch_fwd_state_narrow(const fwd_state_params& p, int num_seqs, serial_launch how, cudaStream_t stream) {
   state_maps maps;
-  if (const cudaError_t e = make_state_maps(p, VT, &maps); e != cudaSuccess) return e;
+  if (const cudaError_t e = make_state_maps(p, VT, false, &maps); e != cudaSuccess) return e;
   return launch_serial<fwd_state_narrow_kernel>(p, num_seqs, v_dim / VT, k_threads, narrow_smem::bytes, how, stream,
                                                 maps);
 }

@@ -302,9 +302,8 @@ __global__ void __launch_bounds__(k_threads, 1)
 
 cudaError_t launch_fwd_state_wg(const fwd_state_params& p, int num_seqs, serial_launch how, cudaStream_t stream) {
   state_maps maps;
-  if (const cudaError_t e = make_state_maps(p, VT, &maps); e != cudaSuccess) return e;
   // u in two swizzled [64][32] boxes a tile (swz_offset_f32), for conflict-free accumulator-layout reads
-  if (const cudaError_t e = make_f32_map(&maps.u, p.u, p.num_tiles * 64, 32, 64, true); e != cudaSuccess) return e;
+  if (const cudaError_t e = make_state_maps(p, 32, true, &maps); e != cudaSuccess) return e;
   store_maps out{};
   if (p.h_out) {
     if (const cudaError_t e = make_rows_map(&out.h, p.h_out, p.num_tiles * k_dim, v_dim, k_dim); e != cudaSuccess) return e;
@@ -314,8 +313,6 @@ cudaError_t launch_fwd_state_wg(const fwd_state_params& p, int num_seqs, serial_
   }
   if (p.o) {
     if (const cudaError_t e = make_token_head_map(&out.o, p.o, p.tokens, p.heads); e != cudaSuccess) return e;
-  }
-  if (p.o) {
     return launch_serial<fwd_state_wg_kernel<true>>(p, num_seqs, v_dim / VT, k_threads, wg_smem::bytes, how, stream,
                                                     maps, out);
   }
