@@ -11,6 +11,7 @@
 
 #include "bwd/dh_pass.cuh"
 #include "bwd/grad.cuh"
+#include "common/ready_flags.cuh"
 #include "fwd/intra.cuh"
 #include "fwd/state_pass.cuh"
 #include "kda.h"
@@ -38,13 +39,14 @@ cudaError_t alloc(T** p, std::size_t count) {
 }
 
 void free_plan(kda_plan* p) {
-  for (void* ptr : {static_cast<void*>(p->chunks), static_cast<void*>(p->seqs), static_cast<void*>(p->seq_order),
+  for (void* ptr : {static_cast<void*>(p->chunks), static_cast<void*>(p->seqs), static_cast<void*>(p->seq_order), static_cast<void*>(p->grad_order),
                     static_cast<void*>(p->w), static_cast<void*>(p->u), static_cast<void*>(p->qg),
                     static_cast<void*>(p->qg_lo), static_cast<void*>(p->kg), static_cast<void*>(p->Aqk),
                     static_cast<void*>(p->gC), static_cast<void*>(p->X), static_cast<void*>(p->dh),
                     static_cast<void*>(p->dvn), static_cast<void*>(p->dvn_lo), static_cast<void*>(p->replay),
                     static_cast<void*>(p->dA_part), static_cast<void*>(p->ddt_part),
-                    static_cast<void*>(p->ready), static_cast<void*>(p->ready_always)}) {
+                    static_cast<void*>(p->ready), static_cast<void*>(p->ready_always),
+                    static_cast<void*>(p->dh_ready)}) {
     if (ptr) cudaFree(ptr);
   }
   delete p;
@@ -175,6 +177,20 @@ kda_status check_bwd_args(const kda_plan* plan, const kda_bwd_args* a) {
   return KDA_OK;
 }
 
+// bwd_dh -> bwd_grad overlap (common/ready_flags.cuh): the flags the 16-column bwd_dh publishes
+// and bwd_grad waits on, with the epoch of the last bwd_dh launch (bwd_dh publishes epoch + 1).
+// None for the 32/64-column passes (their steps have no spare warps to publish from; on the big
+// rows bwd_dh fills the GPU anyway) and for calls captured into a graph (a baked host epoch would
+// read as published on the next replay): then bwd_grad is launched after bwd_dh.
+struct dh_flags {
+  unsigned* flags;
+  unsigned epoch;
+};
+dh_flags dh_flags_for(const kda_plan* plan, cudaStream_t st) {
+  if (plan->state_vtile != 16 || capturing(st)) return {nullptr, 0};
+  return {plan->dh_ready, plan->dh_epoch};
+}
+
 // What the backward reads: on the saved path the forward's saved set (intra tiles, h, v_new); on
 // the replay path the plan's workspace, filled by bwd_intra and bwd_state_replay.
 struct bwd_sources {
@@ -218,26 +234,29 @@ kda_status run_bwd_stage(const kda_plan* plan, const kda_bwd_args* a, int stage,
   case 2: {
     what = "bwd_dh launch";
     const intra_tiles t = bwd_sources_of(plan, a).tiles;
+    const dh_flags f = dh_flags_for(plan, st);
     const kda::dev::bwd_dh_params p{plan->seqs, plan->seq_order, plan->problem.heads, t.w, t.qg, t.qg_lo, t.kg,
                                     t.Aqk, t.gC, static_cast<const __nv_bfloat16*>(a->d_o), plan->dh,
-                                    plan->dvn, plan->dvn_lo, plan->tiles()};
+                                    plan->dvn, plan->dvn_lo, plan->tiles(), f.flags, f.epoch + 1};
     e = kda::dev::launch_bwd_dh(p, plan->num_seqs, plan->state_vtile, st);
+    if (e == cudaSuccess && f.flags) plan->dh_epoch = f.epoch + 1;
     break;
   }
   case 3: {
     what = "bwd_grad launch";
     const bwd_sources src = bwd_sources_of(plan, a);
+    const dh_flags f = dh_flags_for(plan, st);
     const kda::dev::bwd_grad_params p{static_cast<const __nv_bfloat16*>(a->fwd.q),
                                       static_cast<const __nv_bfloat16*>(a->fwd.k),
                                       static_cast<const __nv_bfloat16*>(a->fwd.v),
                                       static_cast<const __nv_bfloat16*>(a->fwd.beta),
                                       a->fwd.gate_in, a->fwd.A_log, a->fwd.dt_bias,
                                       static_cast<const __nv_bfloat16*>(a->d_o), plan->chunks,
-                                      plan->problem.heads, plan->scale, src.h, src.vn, plan->dh,
+                                      plan->grad_order, plan->problem.heads, plan->scale, src.h, src.vn, plan->dh,
                                       plan->dvn, plan->dvn_lo, src.tiles.X, static_cast<__nv_bfloat16*>(a->dq),
                                       static_cast<__nv_bfloat16*>(a->dk), static_cast<__nv_bfloat16*>(a->dv),
                                       static_cast<__nv_bfloat16*>(a->dbeta), a->dgate, plan->dA_part,
-                                      plan->ddt_part};
+                                      plan->ddt_part, f.flags, f.epoch};
     e = kda::dev::launch_bwd_grad(p, plan->num_chunks, raw, plan->problem.l2n == KDA_L2N_FUSED, st);
     break;
   }
@@ -313,10 +332,20 @@ kda_status kda_plan_create(const kda_problem* problem, kda_plan** out) {
       chunks.push_back({s, start + c * kda::dev::k_chunk, std::min(kda::dev::k_chunk, len - c * kda::dev::k_chunk), c});
     }
   }
-  if (chunks.size() > 0x7fffffffu) return fail(KDA_ERR_INVALID_ARGUMENT, "too many chunks");
+  if (chunks.size() * static_cast<std::size_t>(pr.heads) > 0x7fffffffu) {
+    return fail(KDA_ERR_INVALID_ARGUMENT, "too many chunks x heads (bwd_grad's 1-D grid)");
+  }
   std::vector<int> order(seqs.size());
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return seqs[a].len > seqs[b].len; });
+  // bwd_grad's order: chunk n - 1 - p of every sequence (longest first) for p = 0, 1, ...
+  std::vector<int> grad_order;
+  grad_order.reserve(chunks.size());
+  for (int pos = 0; grad_order.size() < chunks.size(); ++pos) {
+    for (int s : order) {
+      if (pos < seqs[s].num_chunks) grad_order.push_back(seqs[s].first_chunk + seqs[s].num_chunks - 1 - pos);
+    }
+  }
 
   auto* plan = new kda_plan;
   plan->problem = pr;
@@ -341,6 +370,7 @@ kda_status kda_plan_create(const kda_problem* problem, kda_plan** out) {
   step(alloc(&plan->chunks, chunks.size()));
   step(alloc(&plan->seqs, seqs.size()));
   step(alloc(&plan->seq_order, order.size()));
+  step(alloc(&plan->grad_order, grad_order.size()));
   step(alloc(&plan->w, tiles * kda::dev::tile_sizes::ck));
   step(alloc(&plan->u, tiles * kda::dev::tile_sizes::ck));
   step(alloc(&plan->qg, tiles * kda::dev::tile_sizes::ck));
@@ -357,10 +387,15 @@ kda_status kda_plan_create(const kda_problem* problem, kda_plan** out) {
   step(alloc(&plan->ddt_part, tiles * kda::dev::k_dim));
   step(alloc(&plan->ready, tiles));
   step(alloc(&plan->ready_always, tiles));
+  step(alloc(&plan->dh_ready, tiles * kda::dev::k_dh_slots));
   if (e == cudaSuccess) step(cudaMemset(plan->ready, 0, std::max<std::size_t>(tiles, 1) * sizeof(unsigned)));
   if (e == cudaSuccess) step(cudaMemset(plan->ready_always, 0xFF, std::max<std::size_t>(tiles, 1) * sizeof(unsigned)));
+  if (e == cudaSuccess) {
+    step(cudaMemset(plan->dh_ready, 0, std::max<std::size_t>(tiles * kda::dev::k_dh_slots, 1) * sizeof(unsigned)));
+  }
   if (e == cudaSuccess && !chunks.empty()) {
     step(cudaMemcpy(plan->chunks, chunks.data(), chunks.size() * sizeof(chunks[0]), cudaMemcpyHostToDevice));
+    step(cudaMemcpy(plan->grad_order, grad_order.data(), grad_order.size() * sizeof(int), cudaMemcpyHostToDevice));
   }
   if (e == cudaSuccess) {
     step(cudaMemcpy(plan->seqs, seqs.data(), seqs.size() * sizeof(seqs[0]), cudaMemcpyHostToDevice));

@@ -19,6 +19,9 @@ struct kda_plan {
   kda::dev::chunk_info* chunks = nullptr; // device
   kda::dev::seq_info* seqs = nullptr;     // device
   int* seq_order = nullptr;               // device
+  // bwd_grad's chunk order (bwd/grad.cuh): position p from each sequence's end, for p = 0, 1, ...,
+  // over the sequences longest first; device
+  int* grad_order = nullptr;
 
   // Forward intermediates (per tile = chunk * H + head). u = Tm v stays FP32: with v_new it is
   // the operand whose bf16 rounding bounded the gate gradients (docs/backward-design.md).
@@ -46,6 +49,12 @@ struct kda_plan {
   // already at the value it waits for.
   static constexpr unsigned k_always_ready = 0xFFFFFFFFu;
   unsigned* ready_always = nullptr;
+  // Per tile and 16-column V tile, the epoch of the last 16-column bwd_dh launch that stored its
+  // dh and dv_new (common/ready_flags.cuh, k_dh_slots a tile): bwd_grad, launched as that pass's
+  // programmatic dependent, waits on them. `dh_epoch` counts those launches. Calls captured into
+  // a graph use no flags: there bwd_grad is launched after bwd_dh.
+  unsigned* dh_ready = nullptr;
+  mutable unsigned dh_epoch = 0;
 
   std::size_t tiles() const { return static_cast<std::size_t>(num_chunks) * problem.heads; }
   // h entering each chunk [tile][128][128] bf16 then v_new [tile][64][128] fp32: the head of the

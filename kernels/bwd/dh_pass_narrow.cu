@@ -3,7 +3,8 @@
 // for nothing but its own products.
 //   chain warps 0-3   dv_new = Aqk^T do + kg dh     (row block `warp`, 16 columns)
 //                     dh = diag(exp(gamma_C)) dh + qg^T do + w^T (-dv_new)  (state rows [32 warp, +32))
-//   output warps 4-7  the stores of dh and dv_new (from double-buffered shared copies)
+//   output warps 4-7  the stores of dh and dv_new (from double-buffered shared copies), then the
+//                     tile's ready flag for bwd_grad, which may already run beside this pass
 // Aqk^T do needs no dh: the chain warps compute it for the next chunk at the end of a step, off
 // the dh -> dh chain, from do and Aqk loaded two chunks ahead (three stages of the small tiles);
 // the [64][128] tiles (w, qg and its lo half, kg) are loaded one chunk ahead (two stages: three of
@@ -22,6 +23,7 @@
 #include "common/mbarrier.cuh"
 #include "common/mma.cuh"
 #include "common/named_barrier.cuh"
+#include "common/ready_flags.cuh"
 #include "common/schedule.cuh"
 #include "common/serial_copies.cuh"
 #include "common/tile_maps.cuh"
@@ -34,11 +36,13 @@ constexpr int k_group = 128;   // threads of the chain role and of the output ro
 constexpr int k_threads = 2 * k_group + 32; // chain, output, producer warp
 constexpr int k_ld = VT + 8; // bf16 row stride of [.][16] tiles (do, dh, dv_new)
 constexpr int k_small_stages = 3; // do, Aqk, exp(gamma_C): two chunks ahead
+constexpr int k_publish_every = 8; // chunks per ready-flag publication (output warps)
 constexpr int k_wide_stages = 2;  // w, qg, qg_lo, kg: one chunk ahead
 
 // Barrier ids (common/named_barrier.cuh): the groups meet at dh_full, dvn_full (chain arrives,
-// output waits) and buf_free (output arrives, chain waits), one of each per buffer.
-constexpr int k_bar_chain = 1;
+// output waits) and buf_free (output arrives, chain waits), one of each per buffer; chain and out
+// are each group's own (out: the tile's stores made before its ready flag).
+constexpr int k_bar_chain = 1, k_bar_out = 8;
 __device__ __forceinline__ int bar_dh_full(int b) { return 2 + b; }
 __device__ __forceinline__ int bar_dvn_full(int b) { return 4 + b; }
 __device__ __forceinline__ int bar_buf_free(int b) { return 6 + b; }
@@ -267,6 +271,17 @@ __device__ void output_role(const bwd_dh_params& p, unsigned char* smem, const s
     }
     // dh and dv_new of buffer b are stored: the chain may refill it two iterations on
     if (it + 2 < n) named_arrive(bar_buf_free(b), 2 * k_group);
+    // Every k_publish_every chunks (and after the last) the tiles stored since are published: one
+    // GPU-scope fence for several flags, off the chain's path unless it stalls the output warps.
+    if (p.ready && (it % k_publish_every == k_publish_every - 1 || it == n - 1)) {
+      named_sync(k_bar_out, k_group); // every output thread's stores of these tiles are made
+      if (g == 0) {
+        release_fence();
+        for (int j = it - it % k_publish_every; j <= it; ++j) {
+          store_flag(p.ready + seq_tile(sq, n - 1 - j, p.heads, head) * k_dh_slots + vt, p.epoch);
+        }
+      }
+    }
   }
 }
 
@@ -276,6 +291,7 @@ __global__ void __launch_bounds__(k_threads, 1)
   const serial_cta cta = serial_cta_of(blockIdx.x, p.heads, v_dim / VT);
   const seq_info sq = p.seqs[p.seq_order[cta.seq_rank]];
   const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+  allow_dependent_launch(); // bwd_grad may be scheduled beside this pass (it waits per tile)
   if (threadIdx.x == 0) {
     const stage_bars bars = bars_of(smem);
     for (int it = 0; it < k_wide_stages; ++it) {

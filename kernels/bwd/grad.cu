@@ -36,7 +36,9 @@
 
 #include "common/fast_exp.cuh"
 #include "common/gate.cuh"
+#include "common/launch.cuh"
 #include "common/mma.cuh"
+#include "common/ready_flags.cuh"
 #include "common/rows.cuh"
 
 namespace kda::dev {
@@ -176,10 +178,11 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1) bwd_grad_kernel(bwd_grad
   auto* s_dbkk = reinterpret_cast<float*>(smem + S::dbkk);
   auto* s_red = reinterpret_cast<float*>(smem + S::red);
 
-  const chunk_info ci = p.chunks[blockIdx.x];
-  const int head = blockIdx.y, H = p.heads, L = ci.len;
+  const int H = p.heads, chunk = p.order[blockIdx.x / H], head = blockIdx.x % H;
+  const chunk_info ci = p.chunks[chunk];
+  const int L = ci.len;
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, gid = lane >> 2, tig = lane & 3;
-  const std::size_t tile = static_cast<std::size_t>(blockIdx.x) * H + head;
+  const std::size_t tile = static_cast<std::size_t>(chunk) * H + head;
   const auto row_of = [&](int i) { return static_cast<std::size_t>(ci.start + i) * H + head; };
   const int M = warp & 3, ch = warp >> 2, R0 = 16 * M, C0 = 8 * k_nt * ch, J0 = 8 * k_ntj * ch;
   // Owned element x (0..3) of fragment nt: row R0 + gid + 8 (x >> 1), column C0 + 8 nt + 2 tig + (x & 1).
@@ -206,7 +209,8 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1) bwd_grad_kernel(bwd_grad
   };
   const grad_ctx<L2N> c{s_q, s_k, s_g, s_rq, s_rk, p.scale};
 
-  // ---- phase 0: loads. Group 0: q, k. Group 1: everything stage 3 reads. ----
+  // ---- phase 0: loads. Group 0: q, k. Group 1: h, do, X. Group 2: bwd_dh's dh and dv_new, once
+  // their flags are published (when this launch overlaps bwd_dh). ----
   // The copy loops stay rolled (unroll 1): they only issue cp.async, and unrolled they were 5 %
   // of a kernel whose size costs instruction-cache misses (docs/perf-log.md, bwd v5).
 #pragma unroll 1
@@ -225,7 +229,6 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1) bwd_grad_kernel(bwd_grad
   for (int idx = tid; idx < 128 * 16; idx += k_grad_threads) {
     const int r = idx >> 4, seg = idx & 15;
     cp_async_16(s_h + r * k_ld + seg * 8, p.h + tile * tile_sizes::kv + r * v_dim + seg * 8);
-    cp_async_16(s_dh + r * k_ld + seg * 8, p.dh + tile * tile_sizes::kv + r * v_dim + seg * 8);
   }
 #pragma unroll 1
   for (int idx = tid; idx < 64 * 16; idx += k_grad_threads) {
@@ -235,8 +238,18 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1) bwd_grad_kernel(bwd_grad
     } else {
       *reinterpret_cast<uint4*>(s_do + i * k_ld + seg * 8) = make_uint4(0, 0, 0, 0);
     }
-    cp_async_16(s_dvn + i * k_ld + seg * 8, p.dv_new + tile * tile_sizes::ck + i * v_dim + seg * 8);
     cp_async_16(s_X + i * k_lds + seg * 4, p.X + tile * tile_sizes::cc + i * k_chunk + seg * 4);
+  }
+  cp_async_commit();
+  if (p.dh_ready) {
+    if (warp == 0) await_dh_slots(p.dh_ready, tile, p.dh_epoch, lane);
+    __syncthreads(); // every thread's reads of dh and dv_new after warp 0's acquire
+  }
+#pragma unroll 1
+  for (int idx = tid; idx < 128 * 16; idx += k_grad_threads) {
+    const int r = idx >> 4, seg = idx & 15;
+    cp_async_16(s_dh + r * k_ld + seg * 8, p.dh + tile * tile_sizes::kv + r * v_dim + seg * 8);
+    if (r < 64) cp_async_16(s_dvn + r * k_ld + seg * 8, p.dv_new + tile * tile_sizes::ck + r * v_dim + seg * 8);
   }
   cp_async_commit();
   // v_new, FP32 in the saved set, into smem as hi = bf16(v_new) and lo = bf16(v_new - hi), the
@@ -280,7 +293,7 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1) bwd_grad_kernel(bwd_grad
       gate_scan<RAW>(gate_consts_of<RAW>(p.A_log, p.dt_bias, head, tid), L, tid, gam, s_colpart);
       wide_sub_blocks(gam, wide);
     }
-    cp_async_wait<1>();
+    cp_async_wait<2>(); // group 0: q, k
     __syncthreads();
     if (tid < k_gate_threads) store_gamma(gam, s_colpart, s_g, k_ldf, s_gamC, tid);
     slow_sub_blocks(wide, tid, slow);
@@ -853,6 +866,8 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1) bwd_grad_kernel(bwd_grad
     }
     if (tid == 0) p.dA_part[tile] = s_red[0];
   }
+  // Launched beside bwd_dh: complete only after it, so that later work in the stream is after both.
+  if (p.dh_ready && tid == 0) wait_prerequisite_grids();
 }
 
 __global__ void bwd_reduce_kernel(const float* dA_part, const float* ddt_part, int num_chunks, int heads,
@@ -873,8 +888,8 @@ cudaError_t launch_instance(const bwd_grad_params& p, int num_chunks, cudaStream
   static const cudaError_t attr = cudaFuncSetAttribute(
       bwd_grad_kernel<RAW, L2N>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(grad_smem::bytes));
   if (attr != cudaSuccess) return attr;
-  bwd_grad_kernel<RAW, L2N><<<dim3(num_chunks, p.heads), grad_threads(RAW), grad_smem::bytes, stream>>>(p);
-  return cudaGetLastError();
+  return launch_kernel<bwd_grad_kernel<RAW, L2N>>(dim3(static_cast<unsigned>(num_chunks) * static_cast<unsigned>(p.heads)),
+                                                 grad_threads(RAW), grad_smem::bytes, p.dh_ready != nullptr, stream, p);
 }
 
 } // namespace

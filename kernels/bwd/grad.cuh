@@ -25,6 +25,10 @@ struct bwd_grad_params {
   const float* dt_bias;
   const __nv_bfloat16* d_o;
   const chunk_info* chunks;
+  // Block b takes chunk order[b / heads], head b % heads: each sequence's chunks from its last,
+  // position by position over the sequences (kda_plan::grad_order), the order in which the
+  // 16-column bwd_dh finishes them, so that blocks started beside it find their tiles soonest.
+  const int* order;
   int heads;
   float scale;
   const __nv_bfloat16* h;       // [tile][128][128] state entering the chunk (saved set or replay)
@@ -40,8 +44,14 @@ struct bwd_grad_params {
   float* dgate;    // dg (g form) or dx (raw form)
   float* dA_part;  // [tile] (raw form)
   float* ddt_part; // [tile][128] (raw form)
+  // Overlap with the 16-column bwd_dh (common/ready_flags.cuh): the launch is its programmatic
+  // dependent and each block waits until its tile's k_dh_slots flags read dh_epoch before reading
+  // dh and dv_new. Null: launched after bwd_dh, no wait.
+  const unsigned* dh_ready;
+  unsigned dh_epoch;
 };
 
+// A 1-D grid of num_chunks x heads blocks; with p.dh_ready set, as bwd_dh's programmatic dependent.
 cudaError_t launch_bwd_grad(const bwd_grad_params& p, int num_chunks, bool raw_gate, bool l2n_fused,
                             cudaStream_t stream);
 

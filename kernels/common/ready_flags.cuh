@@ -13,6 +13,7 @@
 // The epoch is a per-plan launch count of the intra stage (host side), so flags never need a
 // reset: an older launch left older epochs. The flags carry no data; no output bit depends on
 // them.
+#include <cstddef>
 #include <cstdint>
 
 namespace kda::dev {
@@ -20,10 +21,19 @@ namespace kda::dev {
 // Intra stage: let the dependent state pass be scheduled (every thread; counts once per CTA).
 __device__ __forceinline__ void allow_dependent_launch() { asm volatile("griddepcontrol.launch_dependents;\n" ::: "memory"); }
 
+// Publishing: one thread, after a barrier that follows every store of the tiles, runs
+// release_fence() once, then store_flag() per flag: a fence then relaxed strong stores is the PTX
+// release pattern. Not __threadfence() (fence.sc.gpu) or st.release per flag: in bwd_dh's output
+// warps that form slowed the chain 13 - 28 %, this one not measurably (docs/perf-log.md, v23).
+__device__ __forceinline__ void release_fence() { asm volatile("fence.acq_rel.gpu;\n" ::: "memory"); }
+__device__ __forceinline__ void store_flag(unsigned* flag, unsigned epoch) {
+  asm volatile("st.relaxed.gpu.global.u32 [%0], %1;\n" ::"l"(flag), "r"(epoch) : "memory");
+}
+
 // Intra stage, one thread, after a __syncthreads() that follows every store of the tile.
 __device__ __forceinline__ void publish_ready(unsigned* flag, unsigned epoch) {
-  __threadfence();
-  asm volatile("st.release.gpu.global.u32 [%0], %1;\n" ::"l"(flag), "r"(epoch) : "memory");
+  release_fence();
+  store_flag(flag, epoch);
 }
 
 __device__ __forceinline__ unsigned load_acquire(const unsigned* flag) {
@@ -55,6 +65,22 @@ struct tile_waiter {
     fence_proxy_async_global();
   }
 };
+
+// bwd_dh -> bwd_grad (docs/kernels.md, "Overlap of bwd_dh and bwd_grad"): the same scheme with
+// the 16-column bwd_dh as the producer. A tile's dh and dv_new come from the 8 CTAs of its
+// (sequence, head), one per 16 columns, so each tile has k_dh_slots flags: ready[tile * 8 + vt].
+constexpr int k_dh_slots = 8;
+
+// bwd_grad, one warp: returns once every slot of `tile` holds `epoch` (lane s polls slot s); the
+// caller then runs __syncthreads() before any thread reads the tile's dh or dv_new.
+__device__ __forceinline__ void await_dh_slots(const unsigned* ready, std::size_t tile, unsigned epoch, int lane) {
+  const unsigned* const slots = ready + tile * k_dh_slots;
+  for (;;) {
+    const bool ok = lane >= k_dh_slots || load_acquire(slots + lane) == epoch;
+    if (__all_sync(0xffffffffu, ok)) return;
+    __nanosleep(256);
+  }
+}
 
 // State pass, before it exits: the intra stage has completed and its writes are visible, so work
 // ordered after the state pass in the stream is also ordered after the intra stage.

@@ -17,6 +17,7 @@
 
 #include <cuda_runtime.h>
 
+#include "common/launch.cuh"
 #include "common/layout.cuh"
 
 namespace kda::dev {
@@ -53,19 +54,8 @@ cudaError_t launch_serial(const Params& p, int num_seqs, int vtiles, int threads
   static const cudaError_t attr =
       cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem));
   if (attr != cudaSuccess) return attr;
-  cudaLaunchConfig_t cfg{};
-  cfg.gridDim = dim3(serial_grid(num_seqs, p.heads, vtiles));
-  cfg.blockDim = dim3(static_cast<unsigned>(threads));
-  cfg.dynamicSmemBytes = smem;
-  cfg.stream = stream;
-  cudaLaunchAttribute early{};
-  early.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  early.val.programmaticStreamSerializationAllowed = 1;
-  if (how == serial_launch::after_intra) {
-    cfg.attrs = &early;
-    cfg.numAttrs = 1;
-  }
-  return cudaLaunchKernelEx(&cfg, Kernel, p, more...);
+  return launch_kernel<Kernel>(dim3(serial_grid(num_seqs, p.heads, vtiles)), static_cast<unsigned>(threads), smem,
+                               how == serial_launch::after_intra, stream, p, more...);
 }
 
 } // namespace kda::dev
