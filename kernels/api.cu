@@ -39,8 +39,8 @@ cudaError_t alloc(T** p, std::size_t count) {
 }
 
 void free_plan(kda_plan* p) {
-  for (void* ptr : {static_cast<void*>(p->chunks), static_cast<void*>(p->seqs), static_cast<void*>(p->seq_order), static_cast<void*>(p->grad_order),
-                    static_cast<void*>(p->w), static_cast<void*>(p->u), static_cast<void*>(p->qg),
+  for (void* ptr : {static_cast<void*>(p->chunks), static_cast<void*>(p->seqs), static_cast<void*>(p->seq_order),
+                    static_cast<void*>(p->grad_order), static_cast<void*>(p->w), static_cast<void*>(p->u), static_cast<void*>(p->qg),
                     static_cast<void*>(p->qg_lo), static_cast<void*>(p->kg), static_cast<void*>(p->Aqk),
                     static_cast<void*>(p->gC), static_cast<void*>(p->X), static_cast<void*>(p->dh),
                     static_cast<void*>(p->dvn), static_cast<void*>(p->dvn_lo), static_cast<void*>(p->replay),
@@ -179,9 +179,10 @@ kda_status check_bwd_args(const kda_plan* plan, const kda_bwd_args* a) {
 
 // bwd_dh -> bwd_grad overlap (common/ready_flags.cuh): the flags the 16-column bwd_dh publishes
 // and bwd_grad waits on, with the epoch of the last bwd_dh launch (bwd_dh publishes epoch + 1).
-// None for the 32/64-column passes (their steps have no spare warps to publish from; on the big
-// rows bwd_dh fills the GPU anyway) and for calls captured into a graph (a baked host epoch would
-// read as published on the next replay): then bwd_grad is launched after bwd_dh.
+// None for the 32/64-column passes (on the big rows bwd_dh fills the GPU anyway; with them on R2
+// the longer chain lost more than the freed SMs gave: docs/perf-log.md, v24) and for calls
+// captured into a graph (a baked host epoch would read as published on the next replay): then
+// bwd_grad is launched after bwd_dh.
 struct dh_flags {
   unsigned* flags;
   unsigned epoch;

@@ -888,8 +888,9 @@ cudaError_t launch_instance(const bwd_grad_params& p, int num_chunks, cudaStream
   static const cudaError_t attr = cudaFuncSetAttribute(
       bwd_grad_kernel<RAW, L2N>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(grad_smem::bytes));
   if (attr != cudaSuccess) return attr;
-  return launch_kernel<bwd_grad_kernel<RAW, L2N>>(dim3(static_cast<unsigned>(num_chunks) * static_cast<unsigned>(p.heads)),
-                                                 grad_threads(RAW), grad_smem::bytes, p.dh_ready != nullptr, stream, p);
+  const dim3 grid(static_cast<unsigned>(num_chunks) * static_cast<unsigned>(p.heads));
+  return launch_kernel<bwd_grad_kernel<RAW, L2N>>(grid, grad_threads(RAW), grad_smem::bytes, p.dh_ready != nullptr,
+                                                 stream, p);
 }
 
 } // namespace

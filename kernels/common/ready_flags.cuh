@@ -1,7 +1,9 @@
 #pragma once
-// Per-tile ready flags that let a serial state pass (fwd_state, bwd_state_replay) start while the
-// intra stage that feeds it is still running (programmatic dependent launch, sm_90), instead of
-// after its last CTA (docs/kernels.md, "Overlap of the intra stage and the state pass").
+// Per-tile ready flags that let a consumer stage start while the stage that feeds it is still
+// running (programmatic dependent launch, sm_90), instead of after its last CTA: a serial state
+// pass (fwd_state, bwd_state_replay) after the intra stage (docs/kernels.md, "Overlap of the intra
+// stage and the state pass"; described below), and bwd_grad beside the 16-column bwd_dh (further
+// down; "Overlap of bwd_dh and bwd_grad").
 //
 //   intra CTA:  griddepcontrol.launch_dependents at its start (the state pass is launched once
 //               every intra CTA has started, i.e. in the intra stage's last wave); after its last
