@@ -289,10 +289,13 @@ __global__ void __launch_bounds__(k_intra_threads, 2) fwd_intra_kernel(fwd_intra
     }
     // Warps 3, 5, 6 and 7 (the one-block units and the free warps) write qg (and for the
     // backward its bf16 lo half), kg and exp(gamma_C) meanwhile (they only read gamma, q, k,
-    // which nothing changes before the barrier).
+    // which nothing changes before the barrier). The 1024 row pieces are shared 1 : 1 : 3 : 3
+    // (v26; before, evenly): warps 3 and 5 also carry a sub-block, 6 and 7 nothing else.
     if (warp == 3 || warp >= 5) {
       const int writer = (warp == 3 ? 0 : warp - 4) * 32 + lane; // 0 .. 127
-      for (int idx = writer; idx < k_chunk * 16; idx += 128) {
+      const int first = warp == 3 ? 0 : (warp == 5 ? 128 : 256 + 384 * (warp - 6));
+      const int end = warp == 3 ? 128 : (warp == 5 ? 256 : first + 384);
+      for (int idx = first + lane; idx < end; idx += 32) {
         const int i = idx >> 4, d0 = (idx & 15) * 8;
         // 8 consecutive d per thread: vector shared loads (2 x 16 B of gamma and gamma_C,
         // 2 x 8 B of q and k) instead of 32 scalar ones; the arithmetic per element is unchanged.
@@ -329,19 +332,21 @@ __global__ void __launch_bounds__(k_intra_threads, 2) fwd_intra_kernel(fwd_intra
   }
   __syncthreads();
 
-  // ---- s_g <- beta k' exp(gamma), the B operand of w (gamma is not read after this) ----
+  // Two independent jobs side by side (v26; before, every warp took a share of the first and
+  // warps 0-3 then did the second while 4-7 waited at the barrier):
+  // ---- warps 4-7: s_g <- beta k' exp(gamma), the B operand of w (gamma is not read after this) ----
   // (4 consecutive d per thread: one 16-byte load and store of gamma, one 8-byte load of k)
-  for (int idx = tid; idx < k_chunk * k_dim / 4; idx += k_intra_threads) {
-    const int i = idx >> 5, d4 = (idx & 31) * 4;
-    float* gp = s_g + i * k_ld_g + d4;
-    const float4 gm = f4(gp), kv = bf4(s_k + i * k_ld_bf + d4);
-    const float b = s_beta[i], rk = c.rk(i);
-    *reinterpret_cast<float4*>(gp) = make_float4(b * kv.x * rk * exp_ftz(gm.x), b * kv.y * rk * exp_ftz(gm.y),
-                                                 b * kv.z * rk * exp_ftz(gm.z), b * kv.w * rk * exp_ftz(gm.w));
-  }
-
-  // ---- X = (I + Akk)^-1, in place. Diagonal 16x16 blocks by forward substitution ----
-  if (warp < 4 && lane < 16) {
+  if (warp >= 4) {
+    for (int idx = tid - 128; idx < k_chunk * k_dim / 4; idx += k_intra_threads - 128) {
+      const int i = idx >> 5, d4 = (idx & 31) * 4;
+      float* gp = s_g + i * k_ld_g + d4;
+      const float4 gm = f4(gp), kv = bf4(s_k + i * k_ld_bf + d4);
+      const float b = s_beta[i], rk = c.rk(i);
+      *reinterpret_cast<float4*>(gp) = make_float4(b * kv.x * rk * exp_ftz(gm.x), b * kv.y * rk * exp_ftz(gm.y),
+                                                   b * kv.z * rk * exp_ftz(gm.z), b * kv.w * rk * exp_ftz(gm.w));
+    }
+  } else if (lane < 16) {
+    // ---- warps 0-3: X = (I + Akk)^-1, in place. Diagonal 16x16 blocks by forward substitution ----
     const int I = warp, col = lane;
     float x[16];
 #pragma unroll
@@ -418,35 +423,56 @@ __global__ void __launch_bounds__(k_intra_threads, 2) fwd_intra_kernel(fwd_intra
   }
 
   // ---- w = X (beta k' exp(gamma)), u = X (beta v): TF32, X lower-triangular ----
+  // Warp `warp` takes the 16 columns [16 warp, +16) of every row block M (v26). Row block M sums
+  // over j < 16 (M + 1), so the work per row block grows 1 : 2 : 3 : 4; with a warp per row block
+  // and column half (before v26) the M = 3 warps did four times the M = 0 warps' products and the
+  // others waited at the barrier below (a fifth of the stage's stall samples, session 11's
+  // profile). Each accumulator still sums its k steps j0 = 0, 8, ... in ascending order with the
+  // same operands: the bits are unchanged. The B operands of a k step are formed once for all the
+  // row blocks that take it.
   {
-    const int M = warp >> 1, nh = warp & 1, gid = lane >> 2, tig = lane & 3;
-    frag_c aw[8] = {}, au[8] = {};
-    for (int j0 = 0; j0 < 16 * (M + 1); j0 += 8) {
-      const int ra = (16 * M + gid) * k_ld_a, rb = ra + 8 * k_ld_a;
-      const std::uint32_t a[4] = {to_tf32(s_A[ra + j0 + tig]), to_tf32(s_A[rb + j0 + tig]),
-                                  to_tf32(s_A[ra + j0 + tig + 4]), to_tf32(s_A[rb + j0 + tig + 4])};
+    const int gid = lane >> 2, tig = lane & 3;
+    frag_c aw[4][2] = {}, au[4][2] = {}; // [row block M][n-tile]
+#pragma unroll
+    for (int j0 = 0; j0 < k_chunk; j0 += 8) {
       const int ja = j0 + tig, jb = ja + 4;
       const float ba = s_beta[ja], bb = s_beta[jb];
+      std::uint32_t bw[2][2], bu[2][2];
 #pragma unroll
-      for (int nt = 0; nt < 8; ++nt) {
-        const int col = 64 * nh + 8 * nt + gid;
-        const std::uint32_t bw[2] = {to_tf32(s_g[ja * k_ld_g + col]), to_tf32(s_g[jb * k_ld_g + col])};
-        const std::uint32_t bu[2] = {to_tf32(ba * bf(s_v, ja * k_ld_bf + col)),
-                                     to_tf32(bb * bf(s_v, jb * k_ld_bf + col))};
-        mma_tf32_1688(aw[nt], a, bw);
-        mma_tf32_1688(au[nt], a, bu);
+      for (int nt = 0; nt < 2; ++nt) {
+        const int col = 16 * warp + 8 * nt + gid;
+        bw[nt][0] = to_tf32(s_g[ja * k_ld_g + col]);
+        bw[nt][1] = to_tf32(s_g[jb * k_ld_g + col]);
+        bu[nt][0] = to_tf32(ba * bf(s_v, ja * k_ld_bf + col));
+        bu[nt][1] = to_tf32(bb * bf(s_v, jb * k_ld_bf + col));
+      }
+#pragma unroll
+      for (int M = j0 / 16; M < 4; ++M) { // the row blocks whose sum reaches j0
+        const int ra = (16 * M + gid) * k_ld_a, rb = ra + 8 * k_ld_a;
+        const std::uint32_t a[4] = {to_tf32(s_A[ra + j0 + tig]), to_tf32(s_A[rb + j0 + tig]),
+                                    to_tf32(s_A[ra + j0 + tig + 4]), to_tf32(s_A[rb + j0 + tig + 4])};
+#pragma unroll
+        for (int nt = 0; nt < 2; ++nt) {
+          mma_tf32_1688(aw[M][nt], a, bw[nt]);
+          mma_tf32_1688(au[M][nt], a, bu[nt]);
+        }
       }
     }
     // Stage w through smem (s_q is dead) so its global stores are whole 16-byte rows; u goes out
     // in FP32 straight from the fragments (8-byte stores, 32 contiguous bytes per row and quad).
     float* const u_tile = p.u + tile * tile_sizes::ck;
 #pragma unroll
-    for (int nt = 0; nt < 8; ++nt) {
+    for (int M = 0; M < 4; ++M) {
 #pragma unroll
-      for (int hh = 0; hh < 2; ++hh) {
-        const int row = 16 * M + gid + 8 * hh, col = 64 * nh + 8 * nt + 2 * tig;
-        *reinterpret_cast<std::uint32_t*>(s_q + row * k_ld_bf + col) = pack_bf16(aw[nt].x[2 * hh], aw[nt].x[2 * hh + 1]);
-        *reinterpret_cast<float2*>(u_tile + row * k_dim + col) = make_float2(au[nt].x[2 * hh], au[nt].x[2 * hh + 1]);
+      for (int nt = 0; nt < 2; ++nt) {
+#pragma unroll
+        for (int hh = 0; hh < 2; ++hh) {
+          const int row = 16 * M + gid + 8 * hh, col = 16 * warp + 8 * nt + 2 * tig;
+          *reinterpret_cast<std::uint32_t*>(s_q + row * k_ld_bf + col) =
+              pack_bf16(aw[M][nt].x[2 * hh], aw[M][nt].x[2 * hh + 1]);
+          *reinterpret_cast<float2*>(u_tile + row * k_dim + col) =
+              make_float2(au[M][nt].x[2 * hh], au[M][nt].x[2 * hh + 1]);
+        }
       }
     }
   }
