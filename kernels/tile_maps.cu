@@ -37,11 +37,15 @@ cudaError_t encode(CUtensorMap* map, CUtensorMapDataType type, cuuint32_t rank, 
 
 } // namespace
 
-cudaError_t make_rows_map(CUtensorMap* map, const __nv_bfloat16* base, std::size_t rows, int width, int box_rows) {
+cudaError_t make_rows_map(CUtensorMap* map, const __nv_bfloat16* base, std::size_t rows, int width, int box_rows,
+                          int box_cols) {
+  if (box_cols != 64 && box_cols != 16) return cudaErrorInvalidValue;
   const cuuint64_t dims[2] = {static_cast<cuuint64_t>(width), static_cast<cuuint64_t>(rows)};
   const cuuint64_t strides[1] = {static_cast<cuuint64_t>(width) * 2}; // bytes between rows
-  const cuuint32_t box[2] = {64, static_cast<cuuint32_t>(box_rows)};
-  return encode(map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, base, dims, strides, box, CU_TENSOR_MAP_SWIZZLE_128B);
+  const cuuint32_t box[2] = {static_cast<cuuint32_t>(box_cols), static_cast<cuuint32_t>(box_rows)};
+  // the swizzle span is a box row: 128 bytes (box_offset, swz_offset) or 32 (swz32_offset)
+  return encode(map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, base, dims, strides, box,
+                box_cols == 64 ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_32B);
 }
 
 cudaError_t make_token_head_map(CUtensorMap* map, const __nv_bfloat16* base, int tokens, int heads) {

@@ -42,4 +42,13 @@ __host__ __device__ constexpr std::uint32_t swz_offset_f32(int r, int c) {
   return static_cast<std::uint32_t>((c >> 5) * k_box_bytes + r * 128 + ((((c >> 2) & 7) ^ (r & 7)) << 4) + (c & 3) * 4);
 }
 
+// A [R][16] bf16 tile (32 bytes a row) with the 32-byte swizzle (CU_TENSOR_MAP_SWIZZLE_32B,
+// CUTLASS's Swizzle<1, 4, 3>): address bit 4 (the 16-byte half of the row) XOR bit 7 (bit 2 of the
+// row), for a buffer aligned to 256 bytes. The 16-column serial pass keeps h in it so that the copy
+// engine stores it as one box, and ldmatrix's 8 rows of one half still fall in 8 bank groups.
+__host__ __device__ constexpr std::uint32_t swizzle_32b(std::uint32_t offset) { return offset ^ (((offset >> 7) & 1) << 4); }
+__host__ __device__ constexpr std::uint32_t swz32_offset(int r, int c) {
+  return static_cast<std::uint32_t>(r * 32 + ((((c >> 3) & 1) ^ ((r >> 2) & 1)) << 4) + (c & 7) * 2);
+}
+
 } // namespace kda::dev

@@ -56,6 +56,19 @@ __device__ __forceinline__ void copy_f32_box(void* dst, const CUtensorMap& map, 
                : "memory");
 }
 
+// load_b_bf16_x2 (common/mma.cuh) of rows [k0, +16) of a [R][16] tile in the 32-byte swizzle
+// (swz32_offset): the B-fragments of n-tiles 0-7 (b0) and 8-15 (b1).
+__device__ __forceinline__ void load_b_bf16_x2_swz32(std::uint32_t (&b0)[2], std::uint32_t (&b1)[2],
+                                                     const __nv_bfloat16* tile, int k0, int lane) {
+  const int mat = lane >> 3, r = lane & 7;
+  std::uint32_t t[4];
+  ldmatrix_x4_trans(t, reinterpret_cast<const unsigned char*>(tile) + swz32_offset(k0 + (mat & 1) * 8 + r, (mat >> 1) * 8));
+  b0[0] = t[0];
+  b0[1] = t[1];
+  b1[0] = t[2];
+  b1[1] = t[3];
+}
+
 // The box at column col0, row row0 of `map` from shared memory `src` (laid out as the map's loads
 // would write it) to global memory, through the copy engine, in this thread's bulk group. Every
 // thread that wrote `src` runs fence_proxy_async_shared() before the barrier that precedes it.
@@ -87,9 +100,12 @@ __device__ __forceinline__ void bulk_wait() {
 // Host: the map of `tiles` consecutive [64][width] bf16 tiles at `base` (width 128 or 64), boxes
 // of [64][64] with the 128-byte swizzle. Returns cudaErrorInvalidValue where the driver refuses.
 cudaError_t make_tile_map(CUtensorMap* map, const __nv_bfloat16* base, std::size_t tiles, int width);
-// Host: the same for `rows` bf16 rows of `width` in boxes of [box_rows][64] (box_rows <= 256): the
-// saved set's h ([tile][128][128], boxes of [128][64]) that the wgmma state pass stores.
-cudaError_t make_rows_map(CUtensorMap* map, const __nv_bfloat16* base, std::size_t rows, int width, int box_rows);
+// Host: the same for `rows` bf16 rows of `width` in boxes of [box_rows][box_cols] (box_rows <= 256;
+// box_cols 64 with the 128-byte swizzle, 16 with the 32-byte one, swz32_offset): the saved set's h
+// ([tile][128][128]) that the state passes store, boxes of [128][64] (wgmma pass) or [128][16]
+// (16-column pass).
+cudaError_t make_rows_map(CUtensorMap* map, const __nv_bfloat16* base, std::size_t rows, int width, int box_rows,
+                          int box_cols = 64);
 // Host: the map of a [tokens][heads][128] bf16 tensor (o) in boxes of [64 tokens][1 head][64
 // columns] with the 128-byte swizzle: one box a chunk's rows of one head and half of V.
 cudaError_t make_token_head_map(CUtensorMap* map, const __nv_bfloat16* base, int tokens, int heads);

@@ -4,7 +4,7 @@
 //   chain warps 0-3   v_new = u - w h              (row block `warp`, 16 columns, K = 128)
 //                     h = diag(exp(gamma_C)) h + kg^T v_new   (state rows [32 warp, +32), K = 64)
 //   output warps 4-7  o = qg h + Aqk v_new         (row block `warp - 4`, 16 columns)
-//                     the saved set's h, o's stores
+//                     o's stores; one thread has the copy engine store the saved set's h (v28)
 // The serial chain of a chunk (h -> smem -> w h -> v_new -> smem -> kg^T v_new -> h) runs on the
 // chain warps with two 128-thread barriers; the output warps work on the same chunk beside them,
 // on copies of h and v_new kept for two chunks (double buffers), and never hold the chain up unless
@@ -26,7 +26,6 @@
 #include "common/named_barrier.cuh"
 #include "common/ready_flags.cuh"
 #include "common/schedule.cuh"
-#include "common/serial_copies.cuh"
 #include "common/tile_maps.cuh"
 #include "fwd/state_pass.cuh"
 
@@ -37,7 +36,7 @@ constexpr int VT = 16;
 constexpr int k_stages = 3;    // chunks of the inputs in flight or in use
 constexpr int k_group = 128;   // threads of the chain role and of the output role
 constexpr int k_threads = 2 * k_group + 32; // chain, output, producer warp
-constexpr int k_ld = VT + 8;   // bf16 row stride of [.][16] tiles (h, v_new hi and lo)
+constexpr int k_ld = VT + 8;   // bf16 row stride of [.][16] tiles (v_new hi and lo; h unless boxed)
 constexpr int k_ldu = VT;      // fp32 row stride of u [64][16] (the copy engine's dense box)
 
 // Barrier ids (common/named_barrier.cuh). The two groups meet only at h_full, vn_full (chain
@@ -60,12 +59,14 @@ struct narrow_smem {
   static constexpr std::size_t o_qg = 0;
   static constexpr std::size_t o_Aqk = o_qg + 2 * k_box_bytes;
   static constexpr std::size_t o_stage = o_Aqk + k_box_bytes;
-  // per buffer b: h [128][24], v_new hi [64][24], lo [64][24] (bf16)
+  // per buffer b: h [128][16] bf16 (h_layout: 24 or 16 bytes a row), v_new hi [64][24], lo
+  // [64][24] (bf16)
   static constexpr std::size_t x_base = o_base + k_stages * o_stage;
   static constexpr std::size_t x_h = 0;
   static constexpr std::size_t x_hi = x_h + 128 * k_ld * 2;
   static constexpr std::size_t x_lo = x_hi + 64 * k_ld * 2;
   static constexpr std::size_t x_buf = x_lo + 64 * k_ld * 2;
+  static_assert(x_base % 1024 == 0 && x_buf % 1024 == 0, "h's swizzle needs its buffers 256-byte aligned");
   // mbarriers per stage: chain full, output full, chain empty, output empty (mbarrier.cuh)
   static constexpr std::size_t bars = x_base + 2 * x_buf;
   static constexpr std::size_t bytes = bars + 4 * k_stages * 8;
@@ -115,9 +116,6 @@ __device__ __forceinline__ shared_buf buf_at(unsigned char* smem, int b) {
           reinterpret_cast<__nv_bfloat16*>(s + narrow_smem::x_lo)};
 }
 
-// The 16-byte copies of one output thread (g = 0..127; common/serial_copies.cuh).
-using h_copies = row_copies<2, k_group>; // h out [128][16] bf16
-
 // The producer warp: chunk c's boxes (lanes 0-3: w, kg, lane 4: u of this V tile, lane 5:
 // exp(gamma_C); lanes 0-2: qg, Aqk), each stage once the group reading it has released its
 // previous chunk and the intra stage has published the chunk's tile (common/ready_flags.cuh).
@@ -150,21 +148,43 @@ __device__ void producer_role(const fwd_state_params& p, const state_maps& maps,
   }
 }
 
+// Where h ([128][16] bf16) sits in its buffer. BOX (the call wants the saved set's h): in the
+// 32-byte swizzle (swz32_offset), so that one thread has the copy engine store it as one box (v28;
+// before, the output warps' 16-byte stores cost the pass 15 %, docs/perf-log.md). Otherwise rows
+// of k_ld, as before v28 (the swizzled addressing made the pass without h stores 2 - 7 % slower).
+template <bool BOX>
+struct h_layout {
+  __device__ static std::uint32_t offset(int r, int c) {
+    return BOX ? swz32_offset(r, c) : static_cast<std::uint32_t>((r * k_ld + c) * 2);
+  }
+  // load_b_bf16_x2 of rows [k0, +16)
+  __device__ static void load_b(std::uint32_t (&b0)[2], std::uint32_t (&b1)[2], const __nv_bfloat16* h, int k0,
+                                int lane) {
+    if constexpr (BOX) {
+      load_b_bf16_x2_swz32(b0, b1, h, k0, lane);
+    } else {
+      load_b_bf16_x2(b0, b1, h + k0 * k_ld, k_ld, lane);
+    }
+  }
+};
+
 // acc += A h for rows [r0, +16) of A ([64][128] bf16, swizzled) and the 16 columns of h
-// ([128][16] bf16): w h on the chain warps, qg h on the output warps; k steps in order.
+// (h_layout): w h on the chain warps, qg h on the output warps; k steps in order.
+template <bool BOX>
 __device__ __forceinline__ void rows_times_h(frag_c (&acc)[2], const __nv_bfloat16* A, int r0, const __nv_bfloat16* h,
                                              int lane) {
 #pragma unroll
   for (int kk = 0; kk < 8; ++kk) {
     std::uint32_t a[4], b0[2], b1[2];
     load_a_bf16_swz(a, A, r0, 16 * kk, lane);
-    load_b_bf16_x2(b0, b1, h + 16 * kk * k_ld, k_ld, lane);
+    h_layout<BOX>::load_b(b0, b1, h, 16 * kk, lane);
     mma_bf16_16816(acc[0], a, b0);
     mma_bf16_16816(acc[1], a, b1);
   }
 }
 
 // Chain warp `warp` (0-3) over the sequence's chunks.
+template <bool BOX>
 __device__ void chain_role(const fwd_state_params& p, unsigned char* smem, const seq_info& sq, int head, int vt,
                            int warp, int lane) {
   const int g = warp * 32 + lane, gid = lane >> 2, tig = lane & 3, H = p.heads;
@@ -181,16 +201,20 @@ __device__ void chain_role(const fwd_state_params& p, unsigned char* smem, const
     const shared_buf x = buf_at(smem, b);
 
     // h (FP32 registers) -> bf16 in buffer b, once the output warps are done with chunk c - 2's
+    // (and the copy engine has read it)
     if (c >= 2) named_sync(bar_buf_free(b), 2 * k_group);
+    unsigned char* const xh = reinterpret_cast<unsigned char*>(x.h);
 #pragma unroll
     for (int mt = 0; mt < 2; ++mt) {
 #pragma unroll
       for (int nt = 0; nt < 2; ++nt) {
         const int r = S0 + 16 * mt + gid, col = 8 * nt + 2 * tig;
-        *reinterpret_cast<std::uint32_t*>(x.h + r * k_ld + col) = pack_bf16(hf[mt][nt].x[0], hf[mt][nt].x[1]);
-        *reinterpret_cast<std::uint32_t*>(x.h + (r + 8) * k_ld + col) = pack_bf16(hf[mt][nt].x[2], hf[mt][nt].x[3]);
+        *reinterpret_cast<std::uint32_t*>(xh + h_layout<BOX>::offset(r, col)) = pack_bf16(hf[mt][nt].x[0], hf[mt][nt].x[1]);
+        *reinterpret_cast<std::uint32_t*>(xh + h_layout<BOX>::offset(r + 8, col)) =
+            pack_bf16(hf[mt][nt].x[2], hf[mt][nt].x[3]);
       }
     }
+    if constexpr (BOX) fence_proxy_async_shared(); // h is read by the copy engine after bar_h_full
     mbar_wait(bars.chain_full(st), (c / k_stages) & 1); // this chunk's w, kg, u, exp(gamma_C)
     named_sync(k_bar_chain, k_group); // h and this chunk's chain stage visible to every chain warp
     named_arrive(bar_h_full(b), 2 * k_group);
@@ -200,7 +224,7 @@ __device__ void chain_role(const fwd_state_params& p, unsigned char* smem, const
 
     // v_new = u - w h for rows [R0, +16)
     frag_c av[2] = {};
-    rows_times_h(av, s.w, R0, x.h, lane);
+    rows_times_h<BOX>(av, s.w, R0, x.h, lane);
     float* const vn_dst = p.vn_out ? p.vn_out + tile * tile_sizes::ck + VT * vt : nullptr;
 #pragma unroll
     for (int nt = 0; nt < 2; ++nt) {
@@ -242,13 +266,15 @@ __device__ void chain_role(const fwd_state_params& p, unsigned char* smem, const
   }
 }
 
-// Output warp `ow` (0-3, warp 4 + ow) over the sequence's chunks.
-__device__ void output_role(const fwd_state_params& p, unsigned char* smem, const seq_info& sq, int head, int vt,
-                            int ow, int lane) {
+// Output warp `ow` (0-3, warp 4 + ow) over the sequence's chunks. With BOX its thread g = 0 has the
+// copy engine store h ([128][16] of the saved set) from buffer b and waits until it is read before
+// buffer b may be refilled.
+template <bool BOX>
+__device__ void output_role(const fwd_state_params& p, const CUtensorMap& h_map, unsigned char* smem,
+                            const seq_info& sq, int head, int vt, int ow, int lane) {
   const int g = ow * 32 + lane, gid = lane >> 2, tig = lane & 3, H = p.heads;
   const int R0 = 16 * ow; // o rows [R0, +16)
   const auto tile_of = [&](int c) { return seq_tile(sq, c, H, head); };
-  const h_copies copies(g, v_dim, k_ld, 8, VT * vt);
   const stage_bars bars = bars_of(smem);
   const int n = sq.num_chunks;
 
@@ -262,16 +288,12 @@ __device__ void output_role(const fwd_state_params& p, unsigned char* smem, cons
     if (p.o && c >= 1 && c - 1 + k_stages < n && g == 0) mbar_arrive(bars.out_empty((c - 1) % k_stages));
 
     named_sync(bar_h_full(b), 2 * k_group);
-    if (p.h_out) {
-      __nv_bfloat16* const h_dst = p.h_out + tile * tile_sizes::kv + copies.g;
-#pragma unroll
-      for (int r = 0; r < 128 / copies.rows; ++r) {
-        *reinterpret_cast<uint4*>(h_dst + r * copies.rows * v_dim) =
-            *reinterpret_cast<const uint4*>(x.h + copies.s + r * copies.rows * k_ld);
-      }
+    if (BOX && g == 0) {
+      store_box(h_map, x.h, VT * vt, tile * k_dim); // rows [128 tile, +128) of [tiles * 128][128]
+      bulk_commit();
     }
     frag_c ao[2] = {};
-    if (p.o) rows_times_h(ao, s.qg, R0, x.h, lane);
+    if (p.o) rows_times_h<BOX>(ao, s.qg, R0, x.h, lane);
     named_sync(bar_vn_full(b), 2 * k_group);
     if (p.o) {
 #pragma unroll
@@ -288,7 +310,10 @@ __device__ void output_role(const fwd_state_params& p, unsigned char* smem, cons
       }
     }
     // h and v_new of buffer b are read: the chain may refill it for chunk c + 2
-    if (c + 2 < n) named_arrive(bar_buf_free(b), 2 * k_group);
+    if (c + 2 < n) {
+      if (BOX && g == 0) bulk_wait_read<0>();
+      named_arrive(bar_buf_free(b), 2 * k_group);
+    }
     if (p.o) {
 #pragma unroll
       for (int hh = 0; hh < 2; ++hh) {
@@ -302,10 +327,14 @@ __device__ void output_role(const fwd_state_params& p, unsigned char* smem, cons
       }
     }
   }
+  if (BOX && g == 0) bulk_wait<0>(); // the saved set's h is written before the CTA ends
 }
 
+// BOX: the call stores h (p.h_out set), through the copy engine (h_layout).
+template <bool BOX>
 __global__ void __launch_bounds__(k_threads, 1)
-    fwd_state_narrow_kernel(const fwd_state_params p, const __grid_constant__ state_maps maps) {
+    fwd_state_narrow_kernel(const fwd_state_params p, const __grid_constant__ state_maps maps,
+                            const __grid_constant__ CUtensorMap h_map) {
   extern __shared__ __align__(1024) unsigned char smem[]; // the swizzled boxes need 1024-byte alignment
   const serial_cta cta = serial_cta_of(blockIdx.x, p.heads, v_dim / VT);
   const seq_info sq = p.seqs[p.seq_order[cta.seq_rank]];
@@ -322,9 +351,9 @@ __global__ void __launch_bounds__(k_threads, 1)
   }
   __syncthreads(); // the barriers exist before any copy or arrival reaches them
   if (warp < 4) {
-    chain_role(p, smem, sq, cta.head, cta.vt, warp, lane);
+    chain_role<BOX>(p, smem, sq, cta.head, cta.vt, warp, lane);
   } else if (warp < 8) {
-    output_role(p, smem, sq, cta.head, cta.vt, warp - 4, lane);
+    output_role<BOX>(p, h_map, smem, sq, cta.head, cta.vt, warp - 4, lane);
   } else {
     producer_role(p, maps, smem, sq, cta.head, cta.vt, lane);
   }
@@ -336,8 +365,16 @@ __global__ void __launch_bounds__(k_threads, 1)
 cudaError_t launch_fwd_state_narrow(const fwd_state_params& p, int num_seqs, serial_launch how, cudaStream_t stream) {
   state_maps maps;
   if (const cudaError_t e = make_state_maps(p, VT, false, &maps); e != cudaSuccess) return e;
-  return launch_serial<fwd_state_narrow_kernel>(p, num_seqs, v_dim / VT, k_threads, narrow_smem::bytes, how, stream,
-                                                maps);
+  CUtensorMap h_map{}; // the saved set's h, [tiles * 128][128], boxes of [128][16]
+  if (!p.h_out) {
+    return launch_serial<fwd_state_narrow_kernel<false>>(p, num_seqs, v_dim / VT, k_threads, narrow_smem::bytes, how,
+                                                         stream, maps, h_map);
+  }
+  if (const cudaError_t e = make_rows_map(&h_map, p.h_out, p.num_tiles * k_dim, v_dim, k_dim, VT); e != cudaSuccess) {
+    return e;
+  }
+  return launch_serial<fwd_state_narrow_kernel<true>>(p, num_seqs, v_dim / VT, k_threads, narrow_smem::bytes, how,
+                                                      stream, maps, h_map);
 }
 
 } // namespace kda::dev

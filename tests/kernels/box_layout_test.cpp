@@ -15,6 +15,8 @@ namespace {
 using kda::dev::box_offset;
 using kda::dev::k_box_bytes;
 using kda::dev::swizzle_128b;
+using kda::dev::swizzle_32b;
+using kda::dev::swz32_offset;
 using kda::dev::swz_offset;
 using kda::dev::swz_offset_f32;
 
@@ -78,6 +80,30 @@ TEST(box_layout, fp32_accumulator_layout_reads_hit_32_distinct_banks) {
         }
         EXPECT_EQ(banks.size(), 32u) << "warp " << w << " j " << j << " e " << e;
       }
+    }
+  }
+}
+
+// h of the 16-column state pass: [128][16] bf16 in the 32-byte swizzle, stored as one box.
+TEST(box_layout, h16_offsets_are_where_the_copy_engine_reads_and_a_permutation) {
+  std::set<std::uint32_t> seen;
+  for (int r = 0; r < 128; ++r) {
+    for (int c = 0; c < 16; ++c) {
+      const std::uint32_t o = swz32_offset(r, c);
+      EXPECT_EQ(o, swizzle_32b(static_cast<std::uint32_t>(r * 32 + c * 2))) << "r " << r << " c " << c;
+      seen.insert(o);
+    }
+  }
+  EXPECT_EQ(seen.size(), 128u * 16u);
+  EXPECT_EQ(*seen.rbegin(), 128u * 32u - 2u);
+}
+
+TEST(box_layout, h16_ldmatrix_rows_of_a_half_hit_distinct_bank_groups) {
+  for (int r0 = 0; r0 < 128; r0 += 8) {
+    for (int c = 0; c < 16; c += 8) {
+      std::set<std::uint32_t> groups;
+      for (int i = 0; i < 8; ++i) groups.insert((swz32_offset(r0 + i, c) / 16) % 8);
+      EXPECT_EQ(groups.size(), 8u) << "rows " << r0 << " column " << c;
     }
   }
 }
