@@ -60,3 +60,28 @@ sanitize() {
     echo "$tool vt$vt (m2 bwd, saved and replay) exit $?: $(tail -1 "$out/$tool-vt$vt.log")"
   done
 }
+
+# ab NAME LIB BEFORE LIMIT ROWS OPS [OPTION...]: `kda-bench --before BEFORE --library LIB --stages`
+# (interleaved A/B, stage times too) on ROWS and OPS within LIMIT seconds, with any further
+# kda-bench options (e.g. --samples 25); $out/ab-NAME.{log,json} (and .before.json); prints the
+# exit code and the table's rows, but the near-zero stages of a path that skips them, and only
+# those matching $AB_SHOW (an extended regex) if set.
+ab() {
+  local name=$1 lib=$2 before=$3 limit=$4 rows=$5 ops=$6
+  shift 6
+  timeout "$limit" $bin/kda-bench --log-level warn --library "$lib" --before "$before" --rows "$rows" --ops "$ops" \
+    --stages "$@" --out "$out/ab-$name.json" > "$out/ab-$name.log" 2>&1
+  echo "A/B $name exit $?"
+  grep -E "^\| [0-9A-Za-z]+:" "$out/ab-$name.log" | grep -v "0\.000" | grep -E "${AB_SHOW:-.}"
+}
+
+# check_build NAME [VT...]: the checks of a kernel change before it is timed, for $LIB against
+# $HEAD: same_bits on every key of m2, R2 and ragged (the rows' own V tile, then ragged with each
+# V tile VT forced), and both GPU test binaries.
+check_build() {
+  local name=$1 vt
+  shift
+  same_bits own "" 'm2:*:*:*,R2:*:*:*,ragged:*:*:*'
+  for vt in "$@"; do same_bits "vt$vt" "$vt" 'ragged:*:*:*'; done
+  gpu_tests "$name" "$LIB"
+}

@@ -8,15 +8,8 @@ set -u
 . scripts/device-env.sh
 HEAD=$bin/libkda-base.so
 export LIB=$bin/libkda.so
-kb="$bin/kda-bench --log-level warn"
-same_bits own "" 'm2:*:*:*,R2:*:*:*,ragged:*:*:*'
-gpu_tests v26 $LIB
-timeout 240 $kb --library $LIB --before $HEAD \
-  --rows 'R2:g:off:saved,R2:raw:fused:replay,m2:g:off:saved,4doc:g:off:replay,1doc:raw:fused:saved' \
-  --ops fwd,bwd --stages --out "$out/ab-v26.json" > "$out/ab-v26.log" 2>&1
-echo "A/B v26 exit $?"; grep -E "^\| [0-9A-Za-z]+:" "$out/ab-v26.log"
-timeout 90 $kb --library $bin/libkda-v26-st2.so --before $LIB --rows 'R2:g:off:saved,m2:g:off:saved' \
-  --ops fwd --stages --out "$out/ab-st2.json" > "$out/ab-st2.log" 2>&1
-echo "A/B st2 exit $?"; grep -E "^\| [0-9A-Za-z]+:" "$out/ab-st2.log"
+check_build v26
+ab v26 $LIB $HEAD 240 'R2:g:off:saved,R2:raw:fused:replay,m2:g:off:saved,4doc:g:off:replay,1doc:raw:fused:saved' fwd,bwd
+ab st2 $bin/libkda-v26-st2.so $LIB 90 'R2:g:off:saved,m2:g:off:saved' fwd
 sanitize 16 memcheck racecheck
 tar -C "$out" -czf "$out/call-a-logs.tgz" $(cd "$out" && ls *.log *.json) && (cd "$out" && rm -f *.log *.json)

@@ -7,16 +7,8 @@ set -u
 . scripts/device-env.sh
 HEAD=$bin/libkda-base.so
 export LIB=$bin/libkda.so
-kb="$bin/kda-bench --log-level warn"
-same_bits own "" 'm2:*:*:*,R2:*:*:*,ragged:*:*:*'
-gpu_tests v27c $LIB
-timeout 200 $kb --library $bin/libkda-v27b.so --before $bin/libkda-v26.so \
-  --rows 'R2:g:off:saved,R2:raw:fused:replay,m2:g:off:saved,4doc:g:off:replay,1doc:raw:fused:saved' \
-  --ops fwd,bwd --stages --out "$out/ab-v27b.json" > "$out/ab-v27b.log" 2>&1
-echo "A/B v27b vs v26 exit $?"; grep -E "^\| [0-9A-Za-z]+:" "$out/ab-v27b.log" | grep -v "0\.000"
-timeout 150 $kb --library $LIB --before $bin/libkda-v27b.so \
-  --rows 'R2:g:off:saved,R2:raw:fused:replay,m2:g:off:saved,m2:raw:fused:replay' \
-  --ops fwd,bwd --stages --out "$out/ab-v27c.json" > "$out/ab-v27c.log" 2>&1
-echo "A/B v27c vs v27b exit $?"; grep -E "^\| [0-9A-Za-z]+:" "$out/ab-v27c.log" | grep -v "0\.000"
+check_build v27c
+ab v27b $bin/libkda-v27b.so $bin/libkda-v26.so 200 'R2:g:off:saved,R2:raw:fused:replay,m2:g:off:saved,4doc:g:off:replay,1doc:raw:fused:saved' fwd,bwd
+ab v27c $LIB $bin/libkda-v27b.so 150 'R2:g:off:saved,R2:raw:fused:replay,m2:g:off:saved,m2:raw:fused:replay' fwd,bwd
 sanitize 16
 tar -C "$out" -czf "$out/call-d-logs.tgz" $(cd "$out" && ls *.log *.json) && (cd "$out" && rm -f *.log *.json)

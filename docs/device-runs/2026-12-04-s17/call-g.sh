@@ -5,10 +5,7 @@
 # timing only). Against v26 (libkda.so), forward stages of the saved path.
 set -u
 . scripts/device-env.sh
-kb="$bin/kda-bench --log-level warn"
 for v in novn noh; do
-  timeout 100 $kb --library $bin/libkda-$v.so --before $bin/libkda.so --rows 'R2:g:off:saved,m2:g:off:saved' \
-    --ops fwd --stages --out "$out/ab-$v.json" > "$out/ab-$v.log" 2>&1
-  echo "A/B $v vs v26 exit $?"; grep -E "^\| [0-9A-Za-z]+:.*fwd" "$out/ab-$v.log"
+  AB_SHOW=fwd ab $v $bin/libkda-$v.so $bin/libkda.so 100 'R2:g:off:saved,m2:g:off:saved' fwd
 done
 tar -C "$out" -czf "$out/call-g-logs.tgz" $(cd "$out" && ls *.log *.json) && (cd "$out" && rm -f *.log *.json)

@@ -4,9 +4,5 @@
 # pass stores no h, so only the swizzled layout differs there).
 set -u
 . scripts/device-env.sh
-kb="$bin/kda-bench --log-level warn"
-timeout 200 $kb --library $bin/libkda.so --before $bin/libkda-v26.so --samples 25 \
-  --rows 'R2:g:off:saved,R2:g:off:replay,R2:raw:fused:saved,R2:raw:fused:replay,m2:g:off:saved,m2:g:off:replay,m2:raw:fused:saved,m2:raw:fused:replay' \
-  --ops fwd --stages --out "$out/ab-v28-fwd.json" > "$out/ab-v28-fwd.log" 2>&1
-echo "A/B v28 vs v26 (fwd) exit $?"; grep -E "^\| [0-9A-Za-z]+:.*fwd" "$out/ab-v28-fwd.log"
+AB_SHOW=fwd ab v28-fwd $bin/libkda.so $bin/libkda-v26.so 200 'R2:g:off:saved,R2:g:off:replay,R2:raw:fused:saved,R2:raw:fused:replay,m2:g:off:saved,m2:g:off:replay,m2:raw:fused:saved,m2:raw:fused:replay' fwd --samples 25
 tar -C "$out" -czf "$out/call-i-logs.tgz" $(cd "$out" && ls *.log *.json) && (cd "$out" && rm -f *.log *.json)

@@ -6,16 +6,8 @@ set -u
 . scripts/device-env.sh
 HEAD=$bin/libkda-v26.so
 export LIB=$bin/libkda.so
-kb="$bin/kda-bench --log-level warn"
-same_bits own "" 'm2:*:*:*,R2:*:*:*,ragged:*:*:*'
-same_bits vt16 16 'ragged:*:*:*'
-gpu_tests v28b $LIB
-timeout 200 $kb --library $LIB --before $HEAD --samples 25 \
-  --rows 'R2:g:off:saved,R2:g:off:replay,R2:raw:fused:saved,R2:raw:fused:replay,m2:g:off:saved,m2:g:off:replay,m2:raw:fused:saved,m2:raw:fused:replay' \
-  --ops fwd --stages --out "$out/ab-v28b-fwd.json" > "$out/ab-v28b-fwd.log" 2>&1
-echo "A/B v28b vs v26 (fwd) exit $?"; grep -E "^\| [0-9A-Za-z]+:.*fwd" "$out/ab-v28b-fwd.log"
-timeout 120 $kb --library $LIB --before $HEAD --rows 'R2:raw:fused:replay,m2:raw:fused:replay,R2:g:off:saved' \
-  --ops bwd,fwd+bwd --stages --out "$out/ab-v28b-bwd.json" > "$out/ab-v28b-bwd.log" 2>&1
-echo "A/B v28b vs v26 (bwd) exit $?"; grep -E "^\| [0-9A-Za-z]+:" "$out/ab-v28b-bwd.log" | grep -E "\| (bwd|fwd\+bwd|bwd/bwd_state_replay) \|"
+check_build v28b 16
+AB_SHOW=fwd ab v28b-fwd $LIB $HEAD 200 'R2:g:off:saved,R2:g:off:replay,R2:raw:fused:saved,R2:raw:fused:replay,m2:g:off:saved,m2:g:off:replay,m2:raw:fused:saved,m2:raw:fused:replay' fwd --samples 25
+AB_SHOW='\| (bwd|fwd\+bwd|bwd/bwd_state_replay) \|' ab v28b-bwd $LIB $HEAD 120 'R2:raw:fused:replay,m2:raw:fused:replay,R2:g:off:saved' bwd,fwd+bwd
 sanitize 16
 tar -C "$out" -czf "$out/call-j-logs.tgz" $(cd "$out" && ls *.log *.json) && (cd "$out" && rm -f *.log *.json)

@@ -4,8 +4,5 @@
 # its lo half left out (wrong gradients: timing of the bwd_dh stage only), against v28b.
 set -u
 . scripts/device-env.sh
-kb="$bin/kda-bench --log-level warn"
-timeout 100 $kb --library $bin/libkda-dhnostore.so --before $bin/libkda.so --rows 'R2:g:off:saved,m2:g:off:saved' \
-  --ops bwd --stages --out "$out/ab-dhnostore.json" > "$out/ab-dhnostore.log" 2>&1
-echo "A/B dhnostore vs v28b exit $?"; grep -E "^\| [0-9A-Za-z]+:.*bwd" "$out/ab-dhnostore.log" | grep -v "0\.000"
+AB_SHOW=bwd ab dhnostore $bin/libkda-dhnostore.so $bin/libkda.so 100 'R2:g:off:saved,m2:g:off:saved' bwd
 tar -C "$out" -czf "$out/call-k-logs.tgz" $(cd "$out" && ls *.log *.json) && (cd "$out" && rm -f *.log *.json)
