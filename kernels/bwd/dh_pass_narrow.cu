@@ -3,8 +3,9 @@
 // for nothing but its own products.
 //   chain warps 0-3   dv_new = Aqk^T do + kg dh     (row block `warp`, 16 columns)
 //                     dh = diag(exp(gamma_C)) dh + qg^T do + w^T (-dv_new)  (state rows [32 warp, +32))
-//   output warps 4-7  the stores of dh and dv_new (from double-buffered shared copies), then the
-//                     tile's ready flag for bwd_grad, which may already run beside this pass
+//   output warps 4-7  the stores of dh and dv_new (from double-buffered shared copies; one thread
+//                     has the copy engine store them, v29), then the tile's ready flag for
+//                     bwd_grad, which may already run beside this pass
 // Aqk^T do needs no dh: the chain warps compute it for the next chunk at the end of a step, off
 // the dh -> dh chain, from do and Aqk loaded two chunks ahead (three stages of the small tiles);
 // the [64][128] tiles (w, qg and its lo half, kg) are loaded one chunk ahead (two stages: three of
@@ -17,6 +18,7 @@
 // element goes through the same mma in the same order as in dh_pass.cu: the bits of every other
 // V tile.
 #include <cstdint>
+#include <tuple>
 
 #include "bwd/dh_pass.cuh"
 #include "bwd/dh_stage.cuh"
@@ -34,18 +36,23 @@ namespace {
 constexpr int VT = 16;
 constexpr int k_group = 128;   // threads of the chain role and of the output role
 constexpr int k_threads = 2 * k_group + 32; // chain, output, producer warp
-constexpr int k_ld = VT + 8; // bf16 row stride of [.][16] tiles (do, dh, dv_new)
+constexpr int k_ld = VT + 8; // bf16 row stride of the padded [.][16] tiles (do, -dv_new)
 constexpr int k_small_stages = 3; // do, Aqk, exp(gamma_C): two chunks ahead
 constexpr int k_publish_every = 8; // chunks per ready-flag publication (output warps)
 constexpr int k_wide_stages = 2;  // w, qg, qg_lo, kg: one chunk ahead
 
 // Barrier ids (common/named_barrier.cuh): the groups meet at dh_full, dvn_full (chain arrives,
-// output waits) and buf_free (output arrives, chain waits), one of each per buffer; chain and out
-// are each group's own (out: the tile's stores made before its ready flag).
-constexpr int k_bar_chain = 1, k_bar_out = 8;
+// output waits) and buf_free (output arrives, chain waits), one of each per buffer; chain is the
+// chain group's own.
+constexpr int k_bar_chain = 1;
 __device__ __forceinline__ int bar_dh_full(int b) { return 2 + b; }
 __device__ __forceinline__ int bar_dvn_full(int b) { return 4 + b; }
 __device__ __forceinline__ int bar_buf_free(int b) { return 6 + b; }
+
+// Where the output thread's copy-engine stores go (common/tile_maps.cuh): dh, dv_new, its lo half.
+struct dh_out_maps {
+  CUtensorMap dh, dvn, lo;
+};
 
 struct narrow_smem {
   // wide stage: w, qg, qg_lo, kg [64][128] bf16 swizzled (tile_maps.cuh), in this order
@@ -61,13 +68,16 @@ struct narrow_smem {
   static constexpr std::size_t dO = Aqk + k_box_bytes;
   static constexpr std::size_t gC = dO + 64 * k_ld * 2;
   static constexpr std::size_t small_stage = box_aligned(gC + 128 * 4);
-  // per buffer b: dh [128][24], dv_new, -dv_new and dv_new's lo half [64][24] (bf16)
+  // per buffer b: dh [128][16], dv_new and its lo half [64][16] in the 32-byte swizzle
+  // (swz32_offset: the copy engine stores each as one box; before v29, [.][24] and 16-byte stores
+  // by the output warps, which cost the pass 17 %), -dv_new [64][24] (bf16)
   static constexpr std::size_t x_base = small_base + k_small_stages * small_stage;
   static constexpr std::size_t x_dh = 0;
-  static constexpr std::size_t x_dvn = x_dh + 128 * k_ld * 2;
-  static constexpr std::size_t x_neg = x_dvn + 64 * k_ld * 2;
-  static constexpr std::size_t x_lo = x_neg + 64 * k_ld * 2;
-  static constexpr std::size_t x_buf = x_lo + 64 * k_ld * 2;
+  static constexpr std::size_t x_dvn = x_dh + 128 * VT * 2;
+  static constexpr std::size_t x_lo = x_dvn + 64 * VT * 2;
+  static constexpr std::size_t x_neg = x_lo + 64 * VT * 2;
+  static constexpr std::size_t x_buf = box_aligned(x_neg + 64 * k_ld * 2);
+  static_assert(x_base % 1024 == 0, "the swizzled buffers need 256-byte alignment");
   // mbarriers: wide full [2], small full [3], wide empty [2], small empty [3] (mbarrier.cuh)
   static constexpr std::size_t bars = x_base + 2 * x_buf;
   static constexpr std::size_t bytes = bars + 2 * (k_wide_stages + k_small_stages) * 8;
@@ -186,15 +196,17 @@ __device__ void chain_role(const bwd_dh_params& p, unsigned char* smem, const se
 
     // dh (FP32 registers) -> bf16 in buffer b, once the output warps have stored iteration it - 2's
     if (it >= 2) named_sync(bar_buf_free(b), 2 * k_group);
+    unsigned char* const xdh = reinterpret_cast<unsigned char*>(x.dh);
 #pragma unroll
     for (int mt = 0; mt < 2; ++mt) {
 #pragma unroll
       for (int nt = 0; nt < 2; ++nt) {
         const int r = S0 + 16 * mt + gid, col = 8 * nt + 2 * tig;
-        *reinterpret_cast<std::uint32_t*>(x.dh + r * k_ld + col) = pack_bf16(dhf[mt][nt].x[0], dhf[mt][nt].x[1]);
-        *reinterpret_cast<std::uint32_t*>(x.dh + (r + 8) * k_ld + col) = pack_bf16(dhf[mt][nt].x[2], dhf[mt][nt].x[3]);
+        *reinterpret_cast<std::uint32_t*>(xdh + swz32_offset(r, col)) = pack_bf16(dhf[mt][nt].x[0], dhf[mt][nt].x[1]);
+        *reinterpret_cast<std::uint32_t*>(xdh + swz32_offset(r + 8, col)) = pack_bf16(dhf[mt][nt].x[2], dhf[mt][nt].x[3]);
       }
     }
+    fence_proxy_async_shared(); // dh is read by the copy engine after bar_dh_full
     cp_async_wait<0>();
     mbar_wait(bars.wide_full(it), use_parity(it, k_wide_stages));
     if (it + 1 < n) mbar_wait(bars.small_full(it + 1), use_parity(it + 1, k_small_stages));
@@ -215,7 +227,7 @@ __device__ void chain_role(const bwd_dh_params& p, unsigned char* smem, const se
     for (int kk = 0; kk < 8; ++kk) {
       std::uint32_t a[4], b0[2], b1[2];
       load_a_bf16_swz(a, s.kg, R0, 16 * kk, lane);
-      load_b_bf16_x2(b0, b1, x.dh + 16 * kk * k_ld, k_ld, lane);
+      load_b_bf16_x2_swz32(b0, b1, x.dh, 16 * kk, lane);
       mma_bf16_16816(dv[0], a, b0);
       mma_bf16_16816(dv[1], a, b1);
     }
@@ -227,12 +239,13 @@ __device__ void chain_role(const bwd_dh_params& p, unsigned char* smem, const se
         const float v0 = dv[nt].x[2 * hh], v1 = dv[nt].x[2 * hh + 1];
         std::uint32_t hi, lo;
         split_bf16x2(v0, v1, hi, lo);
-        *reinterpret_cast<std::uint32_t*>(x.dvn + r * k_ld + col) = hi;
+        *reinterpret_cast<std::uint32_t*>(reinterpret_cast<unsigned char*>(x.dvn) + swz32_offset(r, col)) = hi;
         // -bf16(x) == bf16(-x) exactly: the dh step subtracts w^T dv_new by accumulating w^T (-dv_new).
         *reinterpret_cast<std::uint32_t*>(x.neg + r * k_ld + col) = pack_bf16(-v0, -v1);
-        *reinterpret_cast<std::uint32_t*>(x.lo + r * k_ld + col) = lo; // for bwd_grad alone
+        *reinterpret_cast<std::uint32_t*>(reinterpret_cast<unsigned char*>(x.lo) + swz32_offset(r, col)) = lo; // bwd_grad's
       }
     }
+    fence_proxy_async_shared(); // dv_new and its lo half are read by the copy engine after bar_dvn_full
     // dh = diag(exp(gamma_C)) dh + qg^T do + qg_lo^T do for state rows [S0, +32): no dv_new
     // needed, so issued before the barrier (dh_pass.cu's order)
     dh_decay_and_qg_terms(dhf, s, k_ld, S0, lane);
@@ -246,47 +259,48 @@ __device__ void chain_role(const bwd_dh_params& p, unsigned char* smem, const se
   }
 }
 
-// Output warp `ow` (0-3, warp 4 + ow): dh and dv_new of each chunk to global memory.
-__device__ void output_role(const bwd_dh_params& p, unsigned char* smem, const seq_info& sq, int head, int vt,
-                            int ow, int lane) {
+// Output warp `ow` (0-3, warp 4 + ow): dh and dv_new of each chunk to global memory. Its thread
+// g = 0 has the copy engine store them from buffer b (three boxes) and waits until they are read
+// before buffer b may be refilled; the other output threads only keep the barriers' counts.
+// Publication (every k_publish_every chunks and after the last; one GPU-scope fence for several
+// flags): the same thread waits until its stores are complete, orders the copy engine's writes
+// before its own (fence.proxy.async), then releases the flags, which bwd_grad acquires before it
+// reads the tiles (common/ready_flags.cuh).
+__device__ void output_role(const bwd_dh_params& p, const dh_out_maps& out, unsigned char* smem, const seq_info& sq,
+                            int head, int vt, int ow, int lane) {
   const int g = ow * 32 + lane, n = sq.num_chunks;
-  const row_copies<2, k_group> oc(g, v_dim, k_ld, 8, VT * vt); // [.][16] bf16 tiles, 64 rows a pass
   for (int it = 0; it < n; ++it) {
     const int b = it & 1;
     const std::size_t tile = seq_tile(sq, n - 1 - it, p.heads, head);
     const shared_buf x = buf_at(smem, b);
     named_sync(bar_dh_full(b), 2 * k_group);
-    __nv_bfloat16* const dh_dst = p.dh_out + tile * tile_sizes::kv + oc.g;
-#pragma unroll
-    for (int m = 0; m < 128 / oc.rows; ++m) {
-      *reinterpret_cast<uint4*>(dh_dst + m * oc.rows * v_dim) = *reinterpret_cast<const uint4*>(x.dh + oc.s + m * oc.rows * k_ld);
-    }
+    if (g == 0) store_box(out.dh, x.dh, VT * vt, tile * k_dim); // rows [128 tile, +128) of [tiles * 128][128]
     named_sync(bar_dvn_full(b), 2 * k_group);
-    __nv_bfloat16* const dvn_dst = p.dvn_out + tile * tile_sizes::ck + oc.g;
-    __nv_bfloat16* const lo_dst = p.dvn_lo_out + tile * tile_sizes::ck + oc.g;
-#pragma unroll
-    for (int m = 0; m < 64 / oc.rows; ++m) {
-      *reinterpret_cast<uint4*>(dvn_dst + m * oc.rows * v_dim) = *reinterpret_cast<const uint4*>(x.dvn + oc.s + m * oc.rows * k_ld);
-      *reinterpret_cast<uint4*>(lo_dst + m * oc.rows * v_dim) = *reinterpret_cast<const uint4*>(x.lo + oc.s + m * oc.rows * k_ld);
+    if (g == 0) {
+      store_box(out.dvn, x.dvn, VT * vt, tile * k_chunk); // rows [64 tile, +64) of [tiles * 64][128]
+      store_box(out.lo, x.lo, VT * vt, tile * k_chunk);
+      bulk_commit();
     }
-    // dh and dv_new of buffer b are stored: the chain may refill it two iterations on
-    if (it + 2 < n) named_arrive(bar_buf_free(b), 2 * k_group);
-    // Every k_publish_every chunks (and after the last) the tiles stored since are published: one
-    // GPU-scope fence for several flags, off the chain's path unless it stalls the output warps.
-    if (p.ready && (it % k_publish_every == k_publish_every - 1 || it == n - 1)) {
-      named_sync(k_bar_out, k_group); // every output thread's stores of these tiles are made
-      if (g == 0) {
-        release_fence();
-        for (int j = it - it % k_publish_every; j <= it; ++j) {
-          store_flag(p.ready + seq_tile(sq, n - 1 - j, p.heads, head) * k_dh_slots + vt, p.epoch);
-        }
+    // dh and dv_new of buffer b are read: the chain may refill it two iterations on
+    if (it + 2 < n) {
+      if (g == 0) bulk_wait_read<0>();
+      named_arrive(bar_buf_free(b), 2 * k_group);
+    }
+    if (p.ready && (it % k_publish_every == k_publish_every - 1 || it == n - 1) && g == 0) {
+      bulk_wait<0>();
+      fence_proxy_async_global();
+      release_fence();
+      for (int j = it - it % k_publish_every; j <= it; ++j) {
+        store_flag(p.ready + seq_tile(sq, n - 1 - j, p.heads, head) * k_dh_slots + vt, p.epoch);
       }
     }
   }
+  if (g == 0) bulk_wait<0>(); // every store is written before the CTA ends
 }
 
 __global__ void __launch_bounds__(k_threads, 1)
-    bwd_dh_narrow_kernel(const bwd_dh_params p, const __grid_constant__ dh_maps maps) {
+    bwd_dh_narrow_kernel(const bwd_dh_params p, const __grid_constant__ dh_maps maps,
+                         const __grid_constant__ dh_out_maps out) {
   extern __shared__ __align__(1024) unsigned char smem[]; // the swizzled boxes need 1024-byte alignment
   const serial_cta cta = serial_cta_of(blockIdx.x, p.heads, v_dim / VT);
   const seq_info sq = p.seqs[p.seq_order[cta.seq_rank]];
@@ -308,7 +322,7 @@ __global__ void __launch_bounds__(k_threads, 1)
   if (warp < 4) {
     chain_role(p, smem, sq, cta.head, cta.vt, warp, lane);
   } else if (warp < 8) {
-    output_role(p, smem, sq, cta.head, cta.vt, warp - 4, lane);
+    output_role(p, out, smem, sq, cta.head, cta.vt, warp - 4, lane);
   } else {
     producer_role(p, maps, smem, sq, cta.head, lane);
   }
@@ -319,8 +333,13 @@ __global__ void __launch_bounds__(k_threads, 1)
 cudaError_t launch_bwd_dh_narrow(const bwd_dh_params& p, int num_seqs, cudaStream_t stream) {
   dh_maps maps;
   if (const cudaError_t e = make_dh_maps(p, &maps); e != cudaSuccess) return e;
+  dh_out_maps out; // boxes of [128][16] (dh) and [64][16] (dv_new, lo), the 32-byte swizzle
+  for (auto [map, base, rows] : {std::tuple{&out.dh, p.dh_out, k_dim}, std::tuple{&out.dvn, p.dvn_out, k_chunk},
+                                 std::tuple{&out.lo, p.dvn_lo_out, k_chunk}}) {
+    if (const cudaError_t e = make_rows_map(map, base, p.num_tiles * rows, v_dim, rows, VT); e != cudaSuccess) return e;
+  }
   return launch_serial<bwd_dh_narrow_kernel>(p, num_seqs, v_dim / VT, k_threads, narrow_smem::bytes,
-                                             serial_launch::plain, stream, maps);
+                                             serial_launch::plain, stream, maps, out);
 }
 
 } // namespace kda::dev

@@ -27,6 +27,9 @@ __device__ __forceinline__ void allow_dependent_launch() { asm volatile("griddep
 // release_fence() once, then store_flag() per flag: a fence then relaxed strong stores is the PTX
 // release pattern. Not __threadfence() (fence.sc.gpu) or st.release per flag: in bwd_dh's output
 // warps that form slowed the chain 13 - 28 %, this one not measurably (docs/perf-log.md, v23).
+// Where the copy engine stored the tiles (bwd_dh since v29), the thread that issued those stores
+// first waits until they are complete (bulk_wait<0>) and runs fence_proxy_async_global(), so that
+// the release covers the async proxy's writes.
 __device__ __forceinline__ void release_fence() { asm volatile("fence.acq_rel.gpu;\n" ::: "memory"); }
 __device__ __forceinline__ void store_flag(unsigned* flag, unsigned epoch) {
   asm volatile("st.relaxed.gpu.global.u32 [%0], %1;\n" ::"l"(flag), "r"(epoch) : "memory");
