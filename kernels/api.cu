@@ -1,8 +1,10 @@
 // The C ABI of libkda (include/kda.h): argument checks, plan set-up, and the stage sequence of
 // each op. Kernels live in fwd/ and bwd/, one file per stage.
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -52,6 +54,15 @@ void free_plan(kda_plan* p) {
   delete p;
 }
 
+// The [T, H, 128] tensors and the saved set are read and written in 16-byte pieces (vector
+// accesses, copy-engine boxes: a box's global address must be 16-byte aligned). Null passes.
+bool aligned16(std::initializer_list<const void*> ptrs) {
+  for (const void* p : ptrs) {
+    if (reinterpret_cast<std::uintptr_t>(p) % 16 != 0) return false;
+  }
+  return true;
+}
+
 kda_status check_fwd_args(const kda_plan* plan, const kda_fwd_args* a, bool need_o) {
   if (!plan || !a) return fail(KDA_ERR_INVALID_ARGUMENT, "null plan or arguments");
   if (!a->q || !a->k || !a->v || !a->beta || !a->gate_in) {
@@ -61,6 +72,9 @@ kda_status check_fwd_args(const kda_plan* plan, const kda_fwd_args* a, bool need
     return fail(KDA_ERR_INVALID_ARGUMENT, "the raw gate form needs A_log and dt_bias");
   }
   if (need_o && !a->o) return fail(KDA_ERR_INVALID_ARGUMENT, "o must be a device pointer");
+  if (!aligned16({a->q, a->k, a->v, a->saved}) || (need_o && !aligned16({a->o}))) {
+    return fail(KDA_ERR_INVALID_ARGUMENT, "q, k, v, o and saved must be 16-byte aligned (cudaMalloc gives 256)");
+  }
   return KDA_OK;
 }
 
@@ -173,6 +187,9 @@ kda_status check_bwd_args(const kda_plan* plan, const kda_bwd_args* a) {
   }
   if (plan->problem.gate == KDA_GATE_RAW && (!a->dA_log || !a->ddt_bias)) {
     return fail(KDA_ERR_INVALID_ARGUMENT, "the raw gate form needs dA_log and ddt_bias");
+  }
+  if (!aligned16({a->d_o, a->dq, a->dk, a->dv})) {
+    return fail(KDA_ERR_INVALID_ARGUMENT, "d_o, dq, dk and dv must be 16-byte aligned (cudaMalloc gives 256)");
   }
   return KDA_OK;
 }

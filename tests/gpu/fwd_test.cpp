@@ -3,6 +3,7 @@
 // repeatability; a sequence gives the same bits alone and packed with others.
 #include <cstdlib>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 #include <tuple>
 
@@ -109,6 +110,25 @@ TEST_F(fwd_determinism, sequence_alone_equals_packed) {
   b.run(op_kind::fwd, nullptr);
   const auto oa = a.download(false), ob = b.download(false);
   ASSERT_EQ(0, std::memcmp(oa.o.data() + first * HK, ob.o.data(), 130 * HK * sizeof(float)));
+}
+
+class fwd_arguments : public gpu_test {};
+
+TEST_F(fwd_arguments, a_misaligned_tensor_is_refused_with_a_clear_error) {
+  // The kernels move q, k, v, o and the saved set in 16-byte pieces (copy-engine boxes need a
+  // 16-byte aligned address): a tensor 8 bytes off is refused before anything is launched.
+  const problem_dims d = dims({100}, 2);
+  const host_inputs in = generate_inputs(d, gate_form::g, input_spec{"align", 1, decay_regime::normal, l2n_mode::off});
+  const device_row row(lib(), in, bwd_path::replay);
+  const kernel_library::plan p(lib(), make_problem(in));
+  kda_fwd_args a = row.args().fwd;
+  a.q = static_cast<const char*>(a.q) + 8;
+  try {
+    lib().fwd(p, a, nullptr);
+    ADD_FAILURE() << "kda_fwd accepted a misaligned q";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("16-byte aligned"), std::string::npos) << e.what();
+  }
 }
 
 } // namespace
