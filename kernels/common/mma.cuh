@@ -130,17 +130,24 @@ __device__ __forceinline__ int a_trans_offset(int stride, int lane) {
   return ((mat >> 1) * 8 + r) * stride + (mat & 1) * 8;
 }
 
-// Two 16x8 bf16 B-fragments (n-tiles n0 and n0+8) from a row-major [k][n] smem tile.
-__device__ __forceinline__ void load_b_bf16_x2(std::uint32_t (&b0)[2], std::uint32_t (&b1)[2],
-                                               const __nv_bfloat16* tile, int stride, int lane) {
-  // matrices: (k 0-7, n 0-7), (k 8-15, n 0-7), (k 0-7, n 8-15), (k 8-15, n 8-15)
-  const int mat = lane >> 3, r = lane & 7;
+// Two 16x8 bf16 B-fragments (n-tiles n0 and n0+8) of a [k][n] smem tile, given this lane's row
+// address: row k = (lane >> 3 & 1) * 8 + (lane & 7), columns (lane >> 4) * 8 .. +8 (matrices
+// (k 0-7, n 0-7), (k 8-15, n 0-7), (k 0-7, n 8-15), (k 8-15, n 8-15)). The tile's layout is the
+// caller's: load_b_bf16_x2 (padded rows), load_b_bf16_x2_swz32 (common/tile_maps.cuh).
+__device__ __forceinline__ void load_b_bf16_x2_at(std::uint32_t (&b0)[2], std::uint32_t (&b1)[2], const void* row) {
   std::uint32_t t[4];
-  ldmatrix_x4_trans(t, tile + ((mat & 1) * 8 + r) * stride + (mat >> 1) * 8);
+  ldmatrix_x4_trans(t, row);
   b0[0] = t[0];
   b0[1] = t[1];
   b1[0] = t[2];
   b1[1] = t[3];
+}
+
+// The same from a row-major [k][n] smem tile of row stride `stride`.
+__device__ __forceinline__ void load_b_bf16_x2(std::uint32_t (&b0)[2], std::uint32_t (&b1)[2],
+                                               const __nv_bfloat16* tile, int stride, int lane) {
+  const int mat = lane >> 3, r = lane & 7;
+  load_b_bf16_x2_at(b0, b1, tile + ((mat & 1) * 8 + r) * stride + (mat >> 1) * 8);
 }
 
 // Two 16x8 bf16 B-fragments (n-tiles n0 and n0+8) from a row-major [n][k] smem tile, i.e. B given

@@ -61,12 +61,7 @@ __device__ __forceinline__ void copy_f32_box(void* dst, const CUtensorMap& map, 
 __device__ __forceinline__ void load_b_bf16_x2_swz32(std::uint32_t (&b0)[2], std::uint32_t (&b1)[2],
                                                      const __nv_bfloat16* tile, int k0, int lane) {
   const int mat = lane >> 3, r = lane & 7;
-  std::uint32_t t[4];
-  ldmatrix_x4_trans(t, reinterpret_cast<const unsigned char*>(tile) + swz32_offset(k0 + (mat & 1) * 8 + r, (mat >> 1) * 8));
-  b0[0] = t[0];
-  b0[1] = t[1];
-  b1[0] = t[2];
-  b1[1] = t[3];
+  load_b_bf16_x2_at(b0, b1, reinterpret_cast<const unsigned char*>(tile) + swz32_offset(k0 + (mat & 1) * 8 + r, (mat >> 1) * 8));
 }
 
 // The box at column col0, row row0 of `map` from shared memory `src` (laid out as the map's loads
