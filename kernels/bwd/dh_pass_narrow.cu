@@ -38,7 +38,7 @@ constexpr int k_group = 128;   // threads of the chain role and of the output ro
 constexpr int k_threads = 2 * k_group + 32; // chain, output, producer warp
 constexpr int k_ld = VT + 8; // bf16 row stride of the padded [.][16] tiles (do, -dv_new)
 constexpr int k_small_stages = 3; // do, Aqk, exp(gamma_C): two chunks ahead
-constexpr int k_publish_every = 8; // chunks per ready-flag publication (output warps)
+constexpr int k_publish_every = 8; // chunks per ready-flag publication (the output thread)
 constexpr int k_wide_stages = 2;  // w, qg, qg_lo, kg: one chunk ahead
 
 // Barrier ids (common/named_barrier.cuh): the groups meet at dh_full, dvn_full (chain arrives,
