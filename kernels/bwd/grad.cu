@@ -37,9 +37,11 @@
 #include "common/fast_exp.cuh"
 #include "common/gate.cuh"
 #include "common/launch.cuh"
+#include "common/mbarrier.cuh"
 #include "common/mma.cuh"
 #include "common/ready_flags.cuh"
 #include "common/rows.cuh"
+#include "common/tile_maps.cuh"
 
 namespace kda::dev {
 namespace {
@@ -66,18 +68,21 @@ __device__ __forceinline__ float group_sum(const float* s, int i) {
   return t;
 }
 
-// Shared memory, by phase (regions are reused once their contents are dead).
+// Shared memory, by phase (regions are reused once their contents are dead). h, dh, dv_new and its
+// lo half arrive through the copy engine (v32) in the 128-byte swizzle (common/box_layout.cuh):
+// h and dh as two [128][64] boxes each (swz_rows_offset<128>), dv_new and lo as two [64][64]
+// (swz_offset); the other tiles by 16-byte cp.async into rows of k_ld.
 struct grad_smem {
   static constexpr std::size_t q = 0;                    // bf16 [64][136] raw q
   static constexpr std::size_t k = q + 64 * k_ld * 2;    // bf16 [64][136] raw k
   static constexpr std::size_t g = k + 64 * k_ld * 2;    // fp32 [64][132] gamma
-  static constexpr std::size_t A = g + 64 * k_ldf * 4;   // h bf16 [128][136] | dw fp32 [64][132] | dgamma
-  static constexpr std::size_t B = A + 128 * k_ld * 2;   // dh bf16 [128][136] | dAqk, Z fp32 [64][68]
+  static constexpr std::size_t A = g + 64 * k_ldf * 4;   // h bf16 [128][128] boxed | dw fp32 [64][132] | dgamma
+  static constexpr std::size_t B = A + 128 * k_ld * 2;   // dh bf16 [128][128] boxed | dAqk, Z fp32 [64][68]
   static constexpr std::size_t C = B + 128 * k_ld * 2;   // do bf16 [64][136] | v
   static constexpr std::size_t D = C + 64 * k_ld * 2;    // v_new bf16 | dTm fp32 [64][68]
-  static constexpr std::size_t E = D + 64 * k_ld * 2;    // dv_new bf16 [64][136]
+  static constexpr std::size_t E = D + 64 * k_ld * 2;    // dv_new bf16 [64][128] boxed
   static constexpr std::size_t X = E + 64 * k_ld * 2;    // fp32 [64][68]
-  static constexpr std::size_t dAkk = X + 64 * k_lds * 4; // v_new lo | dv_new lo bf16 [64][136] | dAkk fp32 [64][68]
+  static constexpr std::size_t dAkk = X + 64 * k_lds * 4; // v_new lo | dv_new lo bf16 [64][128] boxed | dAkk fp32 [64][68]
   static constexpr std::size_t beta = dAkk + 64 * k_lds * 4;
   static constexpr std::size_t rq = beta + 64 * 4;   // rsqrt(q.q + eps) * scale (fused l2n only)
   static constexpr std::size_t rqn = rq + 64 * 4;    // rsqrt(q.q + eps) (fused l2n only)
@@ -87,7 +92,8 @@ struct grad_smem {
   static constexpr std::size_t dgc = gamC + 128 * 4; // dgamma_C [128]
   static constexpr std::size_t colpart = dgc + 128 * 4; // [4][128] kgC column sums; gate totals first
   static constexpr std::size_t red = colpart + 512 * 4;  // [128] dA_log tree
-  static constexpr std::size_t bytes = red + 128 * 4;
+  static constexpr std::size_t bars = red + 128 * 4;     // mbarriers: h; dh and dv_new; dv_new's lo half
+  static constexpr std::size_t bytes = bars + 3 * 8;
   // Per-row partial sums, one per column group, in region X (dead once dAkk is formed):
   static constexpr std::size_t dbkk = X;                        // [groups][64] dbeta, KK part
   static constexpr std::size_t dotq = dbkk + k_max_col_groups * 64 * 4; // [groups][64] q'.dq' (fused l2n)
@@ -98,28 +104,83 @@ struct grad_smem {
   static_assert(64 * k_lds * 4 <= 64 * k_ld * 2, "dTm fits in region D");
   static_assert(64 * k_ld * 2 <= 64 * k_lds * 4, "v_new's lo half fits in region dAkk");
   static_assert(64 * k_ldf * 4 <= 2 * 64 * k_ld * 2, "raw stage 5: dx fits in regions C and D");
+  static_assert(A % 1024 == 0 && B % 1024 == 0 && E % 1024 == 0 && dAkk % 1024 == 0, "boxes 1024-byte aligned");
+  static_assert(128 * 128 * 2 <= 128 * k_ld * 2 && 64 * 128 * 2 <= 64 * k_lds * 4, "boxed tiles fit their regions");
+  static_assert(bars % 8 == 0, "mbarrier alignment");
   static_assert(bytes <= 227 * 1024, "one CTA per SM");
 };
 
-// acc[nt] += (A_0 + ... + A_{NA-1})[16 rows][128] * B[8 NT rows][128]^T, all bf16 row-major smem
-// tiles (stride k_ld), each A at the warp's first row, B at its first output column. NA = 2 takes a
-// bf16 hi + lo pair; each k step's B fragments serve every A.
-template <int NT, int NA>
-__device__ __forceinline__ void mma_abt_bf16_sum(frag_c (&acc)[NT], const __nv_bfloat16* const (&A)[NA],
-                                                 const __nv_bfloat16* B, int lane) {
+// The copy engine's maps (made per launch): h and dh [tiles * 128][128] in boxes of [128][64],
+// dv_new and its lo half [tiles * 64][128] in boxes of [64][64], all with the 128-byte swizzle.
+struct grad_maps {
+  CUtensorMap h, dh, dvn, dvn_lo;
+};
+constexpr std::uint32_t k_kv_bytes = 128 * 128 * 2, k_ck_bytes = 64 * 128 * 2;
+
+// Where a bf16 [rows][128] operand tile sits in shared memory, for mma_abt_bf16_sum's ldmatrix
+// addresses (shared-state space): base(r, c) of element (r, c), c = 0 or 8 (the lane's half of the
+// first k step); down(a, n), n rows further; step(a, kk), k step kk (columns + 16 kk). Rows of k_ld
+// (cp.async) ...
+struct padded_tile {
+  const __nv_bfloat16* p;
+  __device__ std::uint32_t base(int r, int c) const { return smem_addr(p + r * k_ld + c); }
+  __device__ static std::uint32_t down(std::uint32_t a, int n) { return a + n * k_ld * 2; }
+  __device__ static std::uint32_t step(std::uint32_t a, int kk) { return a + 32 * kk; }
+};
+// ... or the copy engine's swizzled boxes of [ROWS][64] (swz_rows_offset, 1024-byte aligned): the
+// k step's 16-byte chunk 2 kk + c / 8 of its box is chunk0 ^ 2 (kk & 3), so one XOR of the lane's
+// address per k step (then the box), no per-step offsets held in registers.
+template <int ROWS>
+struct boxed_tile {
+  const unsigned char* p;
+  __device__ std::uint32_t base(int r, int c) const { return smem_addr(p + swz_rows_offset<ROWS>(r, c)); }
+  __device__ static std::uint32_t down(std::uint32_t a, int n) { return a + n * 128; } // n % 8 == 0
+  __device__ static std::uint32_t step(std::uint32_t a, int kk) {
+    return (a ^ ((kk & 3) << 5)) + (kk >> 2) * ROWS * 128;
+  }
+  // the element at byte offset `offset` (swz_rows_offset<ROWS> of its row and column)
+  __device__ float elem_at(std::uint32_t offset) const {
+    return __bfloat162float(*reinterpret_cast<const __nv_bfloat16*>(p + offset));
+  }
+  // the 16-byte piece (8 elements of a row) at byte offset `offset`
+  __device__ uint4 piece_at(std::uint32_t offset) const { return *reinterpret_cast<const uint4*>(p + offset); }
+};
+
+__device__ __forceinline__ void ldmatrix_x4_at(std::uint32_t (&r)[4], std::uint32_t a) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(a));
+}
+
+// acc[nt] += (A_0 + ... + A_{NA-1})[rows ar + 16][128] * B[rows br + 8 NT][128]^T, bf16 smem
+// tiles (padded_tile or boxed_tile), ar the warp's first row, br its first output column. NA = 2
+// takes a bf16 hi + lo pair; each k step's B fragments serve every A. The fragments are
+// load_a_bf16's and load_b_bf16_nk_x2's (common/mma.cuh), addressed through the tile's layout.
+template <int NT, int NA, class TA, class TB>
+__device__ __forceinline__ void mma_abt_bf16_sum(frag_c (&acc)[NT], const TA (&A)[NA], int ar, const TB& B, int br,
+                                                 int lane) {
+  const int mat = lane >> 3, r = lane & 7;
+  std::uint32_t a_at[NA];
+#pragma unroll
+  for (int t = 0; t < NA; ++t) a_at[t] = A[t].base(ar + (lane & 15), (lane >> 4) * 8);
+  const std::uint32_t b_at = B.base(br + (mat >> 1) * 8 + r, (mat & 1) * 8);
   mma_sum_products<8, 1, NT, NA>(
       reinterpret_cast<frag_c (&)[1][NT]>(acc),
-      [&](std::uint32_t (&a)[4], int t, int, int kk) { load_a_bf16(a, A[t] + 16 * kk, k_ld, lane); },
+      [&](std::uint32_t (&a)[4], int t, int, int kk) { ldmatrix_x4_at(a, TA::step(a_at[t], kk)); },
       [&](std::uint32_t (&b0)[2], std::uint32_t (&b1)[2], int np, int kk) {
-        load_b_bf16_nk_x2(b0, b1, B + 16 * np * k_ld + 16 * kk, k_ld, lane);
+        std::uint32_t f[4];
+        ldmatrix_x4_at(f, TB::step(TB::down(b_at, 16 * np), kk));
+        b0[0] = f[0];
+        b0[1] = f[1];
+        b1[0] = f[2];
+        b1[1] = f[3];
       });
 }
 
-template <int NT>
-__device__ __forceinline__ void mma_abt_bf16(frag_c (&acc)[NT], const __nv_bfloat16* A, const __nv_bfloat16* B,
-                                             int lane) {
-  const __nv_bfloat16* const one[1] = {A};
-  mma_abt_bf16_sum(acc, one, B, lane);
+template <int NT, class TA, class TB>
+__device__ __forceinline__ void mma_abt_bf16(frag_c (&acc)[NT], const TA& A, int ar, const TB& B, int br, int lane) {
+  const TA one[1] = {A};
+  mma_abt_bf16_sum(acc, one, ar, B, br, lane);
 }
 
 // Element reads of qs, k' and gamma. Without the L2 norm the row scales are constants: rq = scale
@@ -142,18 +203,19 @@ struct grad_ctx {
 };
 
 template <bool RAW, bool L2N>
-__global__ void __launch_bounds__(grad_threads(RAW), 1) bwd_grad_kernel(bwd_grad_params p) {
+__global__ void __launch_bounds__(grad_threads(RAW), 1)
+    bwd_grad_kernel(bwd_grad_params p, const __grid_constant__ grad_maps maps) {
   constexpr int k_col_groups = grad_col_groups(RAW), k_grad_threads = grad_threads(RAW);
   constexpr int k_nt = 16 / k_col_groups, k_ntj = 8 / k_col_groups, k_warps = k_grad_threads / 32;
   using S = grad_smem;
-  extern __shared__ __align__(16) unsigned char smem[];
+  extern __shared__ __align__(1024) unsigned char smem[]; // the swizzled boxes need 1024-byte alignment
   auto* s_q = reinterpret_cast<__nv_bfloat16*>(smem + S::q);
   auto* s_k = reinterpret_cast<__nv_bfloat16*>(smem + S::k);
   auto* s_g = reinterpret_cast<float*>(smem + S::g);
-  auto* s_h = reinterpret_cast<__nv_bfloat16*>(smem + S::A);
+  const boxed_tile<128> t_h{smem + S::A}, t_dh{smem + S::B};
+  const boxed_tile<64> t_dvn{smem + S::E}, t_dvn_lo{smem + S::dAkk};
   auto* s_dw = reinterpret_cast<float*>(smem + S::A);
   auto* s_dgm = reinterpret_cast<float*>(smem + S::A);
-  auto* s_dh = reinterpret_cast<__nv_bfloat16*>(smem + S::B);
   auto* s_dAqk = reinterpret_cast<float*>(smem + S::B);
   auto* s_Z = reinterpret_cast<float*>(smem + S::B + 64 * k_lds * 4);
   auto* s_do = reinterpret_cast<__nv_bfloat16*>(smem + S::C);
@@ -161,8 +223,6 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1) bwd_grad_kernel(bwd_grad
   auto* s_vn = reinterpret_cast<__nv_bfloat16*>(smem + S::D);
   auto* s_vn_lo = reinterpret_cast<__nv_bfloat16*>(smem + S::dAkk); // dead before dAkk is formed
   auto* s_dTm = reinterpret_cast<float*>(smem + S::D);
-  auto* s_dvn_lo = reinterpret_cast<__nv_bfloat16*>(smem + S::dAkk); // stages 3c-3d; dAkk comes after
-  auto* s_dvn = reinterpret_cast<__nv_bfloat16*>(smem + S::E);
   auto* s_X = reinterpret_cast<float*>(smem + S::X);
   auto* s_dAkk = reinterpret_cast<float*>(smem + S::dAkk);
   auto* s_beta = reinterpret_cast<float*>(smem + S::beta);
@@ -177,6 +237,9 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1) bwd_grad_kernel(bwd_grad
   auto* s_dotk = reinterpret_cast<float*>(smem + S::dotk);
   auto* s_dbkk = reinterpret_cast<float*>(smem + S::dbkk);
   auto* s_red = reinterpret_cast<float*>(smem + S::red);
+  auto* const bar_h = reinterpret_cast<std::uint64_t*>(smem + S::bars); // h
+  std::uint64_t* const bar_dh = bar_h + 1;                              // dh, dv_new
+  std::uint64_t* const bar_lo = bar_h + 2;                              // dv_new's lo half
 
   const int H = p.heads, chunk = p.order[blockIdx.x / H], head = blockIdx.x % H;
   const chunk_info ci = p.chunks[chunk];
@@ -209,10 +272,18 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1) bwd_grad_kernel(bwd_grad
   };
   const grad_ctx<L2N> c{s_q, s_k, s_g, s_rq, s_rk, p.scale};
 
-  // ---- phase 0: loads. Group 0: q, k. Group 1: h, do, X. Group 2: bwd_dh's dh and dv_new, once
-  // their flags are published (when this launch overlaps bwd_dh). ----
+  // ---- phase 0: loads. Copy engine (thread 0; v32): h, then bwd_dh's dh and dv_new once their
+  // flags are published (when this launch overlaps bwd_dh). cp.async group 0: q, k; group 1: do,
+  // X. (Before v32 every thread copied h, dh, dv_new and its lo half in 16-byte pieces: 6 144
+  // requests a tile.)
   // The copy loops stay rolled (unroll 1): they only issue cp.async, and unrolled they were 5 %
   // of a kernel whose size costs instruction-cache misses (docs/perf-log.md, bwd v5).
+  if (tid == 0) {
+    for (std::uint64_t* b : {bar_h, bar_dh, bar_lo}) mbar_init(b, 1);
+    fence_mbar_init(); // before the copies complete on them; the other threads wait after a barrier
+    mbar_expect_bytes(bar_h, k_kv_bytes);
+    for (int cb = 0; cb < 2; ++cb) copy_box(smem + S::A + cb * (k_kv_bytes / 2), maps.h, 64 * cb, 128 * tile, bar_h);
+  }
 #pragma unroll 1
   for (int idx = tid; idx < 64 * 16; idx += k_grad_threads) {
     const int i = idx >> 4, seg = idx & 15;
@@ -226,11 +297,6 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1) bwd_grad_kernel(bwd_grad
   }
   cp_async_commit();
 #pragma unroll 1
-  for (int idx = tid; idx < 128 * 16; idx += k_grad_threads) {
-    const int r = idx >> 4, seg = idx & 15;
-    cp_async_16(s_h + r * k_ld + seg * 8, p.h + tile * tile_sizes::kv + r * v_dim + seg * 8);
-  }
-#pragma unroll 1
   for (int idx = tid; idx < 64 * 16; idx += k_grad_threads) {
     const int i = idx >> 4, seg = idx & 15;
     if (i < L) {
@@ -241,17 +307,20 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1) bwd_grad_kernel(bwd_grad
     cp_async_16(s_X + i * k_lds + seg * 4, p.X + tile * tile_sizes::cc + i * k_chunk + seg * 4);
   }
   cp_async_commit();
-  if (p.dh_ready) {
-    if (warp == 0) await_dh_slots(p.dh_ready, tile, p.dh_epoch, lane);
-    __syncthreads(); // every thread's reads of dh and dv_new after warp 0's acquire
+  if (warp == 0) {
+    if (p.dh_ready) {
+      await_dh_slots(p.dh_ready, tile, p.dh_epoch, lane);
+      __syncwarp();               // lane 0's copies after every lane's acquire
+      fence_proxy_async_global(); // and, as copy-engine reads, after what the acquire made visible
+    }
+    if (lane == 0) {
+      mbar_expect_bytes(bar_dh, k_kv_bytes + k_ck_bytes);
+      for (int cb = 0; cb < 2; ++cb) {
+        copy_box(smem + S::B + cb * (k_kv_bytes / 2), maps.dh, 64 * cb, 128 * tile, bar_dh);
+        copy_tile_box(smem + S::E, maps.dvn, cb, tile, bar_dh);
+      }
+    }
   }
-#pragma unroll 1
-  for (int idx = tid; idx < 128 * 16; idx += k_grad_threads) {
-    const int r = idx >> 4, seg = idx & 15;
-    cp_async_16(s_dh + r * k_ld + seg * 8, p.dh + tile * tile_sizes::kv + r * v_dim + seg * 8);
-    if (r < 64) cp_async_16(s_dvn + r * k_ld + seg * 8, p.dv_new + tile * tile_sizes::ck + r * v_dim + seg * 8);
-  }
-  cp_async_commit();
   // v_new, FP32 in the saved set, into smem as hi = bf16(v_new) and lo = bf16(v_new - hi), the
   // split the forward state pass used; gamma = cumsum(g), exactly as the forward intra stage forms
   // it. The 16-byte loads of v_new, the gate's column loads and beta are all issued before any of
@@ -293,7 +362,7 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1) bwd_grad_kernel(bwd_grad
       gate_scan<RAW>(gate_consts_of<RAW>(p.A_log, p.dt_bias, head, tid), L, tid, gam, s_colpart);
       wide_sub_blocks(gam, wide);
     }
-    cp_async_wait<2>(); // group 0: q, k
+    cp_async_wait<1>(); // group 0: q, k
     __syncthreads();
     if (tid < k_gate_threads) store_gamma(gam, s_colpart, s_g, k_ldf, s_gamC, tid);
     slow_sub_blocks(wide, tid, slow);
@@ -312,6 +381,8 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1) bwd_grad_kernel(bwd_grad
     }
   } // without the norm the scales are constants (grad_ctx); s_rq, s_rqn, s_rk are not read
   cp_async_wait<0>();
+  mbar_wait(bar_h, 0);
+  mbar_wait(bar_dh, 0);
   __syncthreads();
 
   frag_c dqs[k_nt] = {}, dkp[k_nt] = {}, dgm[k_nt] = {}; // d/dqs, d/dk', d/dgamma of the owned elements
@@ -319,7 +390,7 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1) bwd_grad_kernel(bwd_grad
   // ---- stage 3a: dqg = do h^T (elementwise into dqs, dgamma), dw = -dv_new h^T ----
   {
     frag_c acc[k_nt] = {};
-    mma_abt_bf16(acc, s_do + R0 * k_ld, s_h + C0 * k_ld, lane);
+    mma_abt_bf16(acc, padded_tile{s_do}, R0, t_h, C0, lane);
 #pragma unroll
     for (int nt = 0; nt < k_nt; ++nt) {
 #pragma unroll
@@ -332,12 +403,32 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1) bwd_grad_kernel(bwd_grad
     }
   }
   frag_c dwf[k_nt] = {};
-  mma_abt_bf16(dwf, s_dvn + R0 * k_ld, s_h + C0 * k_ld, lane);
+  mma_abt_bf16(dwf, t_dvn, R0, t_h, C0, lane);
   if (tid < 2 * k_dim) { // the first 8 warps
     // dgamma_C, state part: d/dgamma_C of diag(exp(gamma_C)) h, = exp(gamma_C) rowsum_V(h .* dh)
+    // (v in order: the 16-byte pieces of row d in box hv, addressed once each, then their
+    // elements. Read as one 16-byte load each, except in the g form with the L2 norm, where those
+    // 8 registers more made the allocator spill 41 instructions instead of 11 and the pass 3.5 %
+    // slower; in the other forms element loads cost 3 % (session 18, calls B and C).)
     const int d = tid >> 1, hv = tid & 1;
     float s = 0.f;
-    for (int v = 64 * hv; v < 64 * hv + 64; ++v) s = fmaf(bf(s_h, d * k_ld + v), bf(s_dh, d * k_ld + v), s);
+    for (int v0 = 64 * hv; v0 < 64 * hv + 64; v0 += 8) {
+      const std::uint32_t at = swz_rows_offset<128>(d, v0);
+      if constexpr (!RAW && L2N) {
+#pragma unroll
+        for (int e = 0; e < 8; ++e) s = fmaf(t_h.elem_at(at + 2 * e), t_dh.elem_at(at + 2 * e), s);
+      } else {
+        const uint4 hp = t_h.piece_at(at), dp = t_dh.piece_at(at);
+        const auto* const hh = reinterpret_cast<const __nv_bfloat162*>(&hp);
+        const auto* const dd = reinterpret_cast<const __nv_bfloat162*>(&dp);
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+          const float2 hf = __bfloat1622float2(hh[e]), df = __bfloat1622float2(dd[e]);
+          s = fmaf(hf.x, df.x, s);
+          s = fmaf(hf.y, df.y, s);
+        }
+      }
+    }
     s += __shfl_xor_sync(0xffffffffu, s, 1);
     if (hv == 0) s_dgc[d] = s * expf(s_gamC[d]);
   }
@@ -351,8 +442,8 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1) bwd_grad_kernel(bwd_grad
   // ---- stage 3b: dkgC = v_new dh^T (elementwise), dAqk = lower(do v_new^T) ----
   {
     frag_c acc[k_nt] = {};
-    mma_abt_bf16(acc, s_vn + R0 * k_ld, s_dh + C0 * k_ld, lane);    // v_new = hi + lo
-    mma_abt_bf16(acc, s_vn_lo + R0 * k_ld, s_dh + C0 * k_ld, lane);
+    mma_abt_bf16(acc, padded_tile{s_vn}, R0, t_dh, C0, lane); // v_new = hi + lo
+    mma_abt_bf16(acc, padded_tile{s_vn_lo}, R0, t_dh, C0, lane);
     float csum[k_nt][2] = {};
 #pragma unroll
     for (int nt = 0; nt < k_nt; ++nt) {
@@ -384,9 +475,14 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1) bwd_grad_kernel(bwd_grad
     }
   }
   frag_c aqk[k_ntj] = {};
-  mma_abt_bf16(aqk, s_do + R0 * k_ld, s_vn + J0 * k_ld, lane);
-  mma_abt_bf16(aqk, s_do + R0 * k_ld, s_vn_lo + J0 * k_ld, lane);
+  mma_abt_bf16(aqk, padded_tile{s_do}, R0, padded_tile{s_vn}, J0, lane);
+  mma_abt_bf16(aqk, padded_tile{s_do}, R0, padded_tile{s_vn_lo}, J0, lane);
+  fence_proxy_async_shared(); // this thread's accesses to region dAkk before the copy engine's write
   __syncthreads(); // do, v_new, dh are dead: regions B, C, D free (and dAkk's, v_new's lo half)
+  if (tid == 0) {
+    mbar_expect_bytes(bar_lo, k_ck_bytes);
+    for (int cb = 0; cb < 2; ++cb) copy_tile_box(smem + S::dAkk, maps.dvn_lo, cb, tile, bar_lo);
+  }
 #pragma unroll 1
   for (int idx = tid; idx < 64 * 16; idx += k_grad_threads) {
     const int i = idx >> 4, seg = idx & 15;
@@ -395,7 +491,6 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1) bwd_grad_kernel(bwd_grad
     } else {
       *reinterpret_cast<uint4*>(s_v + i * k_ld + seg * 8) = make_uint4(0, 0, 0, 0);
     }
-    cp_async_16(s_dvn_lo + i * k_ld + seg * 8, p.dv_new_lo + tile * tile_sizes::ck + i * v_dim + seg * 8);
   }
   cp_async_commit();
 #pragma unroll
@@ -415,6 +510,10 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1) bwd_grad_kernel(bwd_grad
   {
     frag_c av[k_nt] = {}, ak[k_nt] = {};
     const int j0 = R0 + gid, j1 = j0 + 8;
+    // dv_new (ia, C0 + 8 nt + gid) sits at ia * 128 + (dvn_at ^ (nt << 4)) of its boxes (ia = tig
+    // mod 8; the warp's k_nt column chunks are aligned, so they differ in the XOR term alone), and
+    // row ib = ia + 4 one more XOR away (swz_rows_offset)
+    const std::uint32_t dvn_at = swz_rows_offset<64>(tig, C0 + gid) - tig * 128;
     for (int i0 = R0; i0 < 64; i0 += 8) { // X[i][j] = 0 for i < j
       const int ia = i0 + tig, ib = ia + 4;
       std::uint32_t a[4];
@@ -422,7 +521,8 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1) bwd_grad_kernel(bwd_grad
 #pragma unroll
       for (int nt = 0; nt < k_nt; ++nt) {
         const int col = C0 + 8 * nt + gid;
-        const std::uint32_t bv[2] = {to_tf32(bf(s_dvn, ia * k_ld + col)), to_tf32(bf(s_dvn, ib * k_ld + col))};
+        const std::uint32_t bv[2] = {to_tf32(t_dvn.elem_at(ia * 128 + (dvn_at ^ (nt << 4)))),
+                                     to_tf32(t_dvn.elem_at(ib * 128 + (dvn_at ^ (nt << 4) ^ 64)))};
         const std::uint32_t bk[2] = {to_tf32(s_dw[ia * k_ldf + col]), to_tf32(s_dw[ib * k_ldf + col])};
         mma_tf32_1688(av[nt], a, bv);
         mma_tf32_1688(ak[nt], a, bk);
@@ -452,13 +552,14 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1) bwd_grad_kernel(bwd_grad
     }
   }
   cp_async_wait<0>();
-  __syncthreads(); // v is in
+  mbar_wait(bar_lo, 0);
+  __syncthreads(); // v and dv_new's lo half are in
 
   // ---- stage 3d: dTm = dv_new v^T + dw kgp^T [64][64] ----
   {
     frag_c at[k_ntj] = {};
-    const __nv_bfloat16* const dvn_hilo[2] = {s_dvn + R0 * k_ld, s_dvn_lo + R0 * k_ld}; // dv_new = hi + lo
-    mma_abt_bf16_sum(at, dvn_hilo, s_v + J0 * k_ld, lane);
+    const boxed_tile<64> dvn_hilo[2] = {t_dvn, t_dvn_lo}; // dv_new = hi + lo
+    mma_abt_bf16_sum(at, dvn_hilo, R0, padded_tile{s_v}, J0, lane);
     const int i0 = R0 + gid, i1 = i0 + 8;
     for (int d0 = 0; d0 < k_dim; d0 += 8) {
       const int da = d0 + tig, db = da + 4;
@@ -884,25 +985,33 @@ __global__ void bwd_reduce_kernel(const float* dA_part, const float* ddt_part, i
 }
 
 template <bool RAW, bool L2N>
-cudaError_t launch_instance(const bwd_grad_params& p, int num_chunks, cudaStream_t stream) {
+cudaError_t launch_instance(const bwd_grad_params& p, const grad_maps& maps, int num_chunks, cudaStream_t stream) {
   static const cudaError_t attr = cudaFuncSetAttribute(
       bwd_grad_kernel<RAW, L2N>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(grad_smem::bytes));
   if (attr != cudaSuccess) return attr;
   const dim3 grid(static_cast<unsigned>(num_chunks) * static_cast<unsigned>(p.heads));
   return launch_kernel<bwd_grad_kernel<RAW, L2N>>(grid, grad_threads(RAW), grad_smem::bytes, p.dh_ready != nullptr,
-                                                 stream, p);
+                                                 stream, p, maps);
 }
 
 } // namespace
 
 cudaError_t launch_bwd_grad(const bwd_grad_params& p, int num_chunks, bool raw_gate, bool l2n_fused,
                             cudaStream_t stream) {
-  if (raw_gate) {
-    return l2n_fused ? launch_instance<true, true>(p, num_chunks, stream)
-                     : launch_instance<true, false>(p, num_chunks, stream);
+  const std::size_t tiles = static_cast<std::size_t>(num_chunks) * p.heads;
+  grad_maps maps;
+  for (auto [map, base] : {std::pair{&maps.h, p.h}, std::pair{&maps.dh, p.dh}}) {
+    if (const cudaError_t e = make_rows_map(map, base, tiles * k_dim, v_dim, k_dim); e != cudaSuccess) return e;
   }
-  return l2n_fused ? launch_instance<false, true>(p, num_chunks, stream)
-                   : launch_instance<false, false>(p, num_chunks, stream);
+  for (auto [map, base] : {std::pair{&maps.dvn, p.dv_new}, std::pair{&maps.dvn_lo, p.dv_new_lo}}) {
+    if (const cudaError_t e = make_tile_map(map, base, tiles, v_dim); e != cudaSuccess) return e;
+  }
+  if (raw_gate) {
+    return l2n_fused ? launch_instance<true, true>(p, maps, num_chunks, stream)
+                     : launch_instance<true, false>(p, maps, num_chunks, stream);
+  }
+  return l2n_fused ? launch_instance<false, true>(p, maps, num_chunks, stream)
+                   : launch_instance<false, false>(p, maps, num_chunks, stream);
 }
 
 cudaError_t launch_bwd_reduce(const float* dA_part, const float* ddt_part, int num_chunks, int heads, float* dA_log,

@@ -34,6 +34,13 @@ __host__ __device__ constexpr std::uint32_t swz_offset(int r, int c) {
   return static_cast<std::uint32_t>((c >> 6) * k_box_bytes + r * 128 + ((((c >> 3) & 7) ^ (r & 7)) << 4) + (c & 7) * 2);
 }
 
+// The same for a [ROWS][128] tile held as two boxes of [ROWS][64] (ROWS * 128 bytes each, e.g.
+// bwd_grad's h and dh, [128][128], boxes of [128][64]): swz_rows_offset<64> is swz_offset.
+template <int ROWS>
+__host__ __device__ constexpr std::uint32_t swz_rows_offset(int r, int c) {
+  return static_cast<std::uint32_t>((c >> 6) * ROWS * 128 + r * 128 + ((((c >> 3) & 7) ^ (r & 7)) << 4) + (c & 7) * 2);
+}
+
 // Byte offset of element (r, c) of an fp32 [64][64] tile held as two [64][32] boxes (128 bytes a
 // row, 8 KB each) with the same 128-byte swizzle: box c / 32, its 16-byte chunk (c % 32) / 4 at
 // chunk ((c % 32) / 4) ^ (r & 7). Rows 2 apart then fall in different bank groups, so the wgmma

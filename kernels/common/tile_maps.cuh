@@ -45,11 +45,12 @@ __device__ __forceinline__ void copy_tile_box(void* dst, const CUtensorMap& map,
                : "memory");
 }
 
-// The box at column col0, row row0 of an fp32 map (make_f32_map) into dst, dense (no swizzle;
-// 128-byte aligned), counting its bytes on `bar`: u's [64][VT] of a tile (row0 = 64 tile) and
-// exp(gamma_C)'s [1][128] (row0 = tile).
-__device__ __forceinline__ void copy_f32_box(void* dst, const CUtensorMap& map, int col0, std::size_t row0,
-                                             std::uint64_t* bar) {
+// The box at column col0, row row0 of `map` into dst as the map lays it out (128-byte aligned
+// without swizzle, 1024-byte aligned with the 128-byte one), counting its bytes on `bar`: u's
+// [64][VT] of a tile (row0 = 64 tile) and exp(gamma_C)'s [1][128] (row0 = tile) of an fp32 map
+// (make_f32_map); bwd_grad's [128][64] boxes of h and dh (make_rows_map).
+__device__ __forceinline__ void copy_box(void* dst, const CUtensorMap& map, int col0, std::size_t row0,
+                                         std::uint64_t* bar) {
   asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];\n" ::"r"(
                    smem_addr(dst)),
                "l"(reinterpret_cast<std::uint64_t>(&map)), "r"(col0), "r"(static_cast<int>(row0)), "r"(smem_addr(bar))
@@ -105,7 +106,7 @@ cudaError_t make_rows_map(CUtensorMap* map, const __nv_bfloat16* base, std::size
 // columns] with the 128-byte swizzle: one box a chunk's rows of one head and half of V.
 cudaError_t make_token_head_map(CUtensorMap* map, const __nv_bfloat16* base, int tokens, int heads);
 // Host: the map of `rows` fp32 rows of 128 at `base` in boxes of [box_rows][box_cols], without
-// swizzle (copy_f32_box): u ([tile][64][128], boxes of the V tile's columns) and exp(gamma_C)
+// swizzle (copy_box): u ([tile][64][128], boxes of the V tile's columns) and exp(gamma_C)
 // ([tile][128], a row a box); with `swizzle128`, boxes of 32 columns in the 128-byte swizzle
 // (swz_offset_f32; the destination 1024-byte aligned).
 cudaError_t make_f32_map(CUtensorMap* map, const float* base, std::size_t rows, int box_cols, int box_rows,

@@ -99,9 +99,9 @@ __device__ void produce(const fwd_state_params& p, const state_maps& maps, unsig
     } else if (O && lane == 6) {
       copy_tile_box(s.Aqk, maps.Aqk, 0, tile, bars + st);
     } else if (lane == 7) {
-      copy_f32_box(s.u, maps.u, VT * vt, 64 * tile, bars + st);
+      copy_box(s.u, maps.u, VT * vt, 64 * tile, bars + st);
     } else if (lane == 8) {
-      copy_f32_box(s.gC, maps.gC, 0, tile, bars + st);
+      copy_box(s.gC, maps.gC, 0, tile, bars + st);
     }
   }
 }

@@ -133,9 +133,9 @@ __device__ void producer_role(const fwd_state_params& p, const state_maps& maps,
     if (lane < 4) {
       copy_tile_box(lane < 2 ? s.w : s.kg, lane < 2 ? maps.w : maps.kg, lane & 1, tile, bars.chain_full(st));
     } else if (lane == 4) {
-      copy_f32_box(s.u, maps.u, VT * vt, 64 * tile, bars.chain_full(st));
+      copy_box(s.u, maps.u, VT * vt, 64 * tile, bars.chain_full(st));
     } else if (lane == 5) {
-      copy_f32_box(s.gC, maps.gC, 0, tile, bars.chain_full(st));
+      copy_box(s.gC, maps.gC, 0, tile, bars.chain_full(st));
     }
     if (!p.o) continue; // the replay pass's h and v_new need no qg, Aqk
     produce_begin(bars.out_full(st), bars.out_empty(st), use, narrow_smem::o_bytes, lane);

@@ -84,9 +84,9 @@ __device__ void produce(const fwd_state_params& p, const state_maps& maps, unsig
     } else if (p.o && lane == 6) {
       copy_tile_box(s.Aqk, maps.Aqk, 0, tile, bars + st);
     } else if (lane == 7 || lane == 8) {
-      copy_f32_box(s.u + (lane - 7) * k_box_bytes, maps.u, VT * vt + 32 * (lane - 7), 64 * tile, bars + st);
+      copy_box(s.u + (lane - 7) * k_box_bytes, maps.u, VT * vt + 32 * (lane - 7), 64 * tile, bars + st);
     } else if (lane == 9) {
-      copy_f32_box(s.gC, maps.gC, 0, tile, bars + st);
+      copy_box(s.gC, maps.gC, 0, tile, bars + st);
     }
   }
 }

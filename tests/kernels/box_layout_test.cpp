@@ -19,6 +19,7 @@ using kda::dev::swizzle_32b;
 using kda::dev::swz32_offset;
 using kda::dev::swz_offset;
 using kda::dev::swz_offset_f32;
+using kda::dev::swz_rows_offset;
 
 TEST(box_layout, element_offsets_are_where_the_copy_engine_writes) {
   for (int r = 0; r < 64; ++r) {
@@ -51,6 +52,23 @@ TEST(box_layout, ldmatrix_rows_of_a_column_chunk_hit_distinct_bank_groups) {
       EXPECT_EQ(groups.size(), 8u) << "rows " << r0 << " column " << c;
     }
   }
+}
+
+// bwd_grad's h and dh: [128][128] as two [128][64] boxes of 16 KB; with 64 rows the serial passes'
+// swz_offset.
+TEST(box_layout, tall_box_offsets_are_where_the_copy_engine_writes) {
+  std::set<std::uint32_t> seen;
+  for (int r = 0; r < 128; ++r) {
+    for (int c = 0; c < 128; ++c) {
+      const std::uint32_t dense_in_box = static_cast<std::uint32_t>(r * 128 + (c % 64) * 2);
+      EXPECT_EQ(swz_rows_offset<128>(r, c), (c / 64) * 16384u + swizzle_128b(dense_in_box)) << "r " << r << " c " << c;
+      seen.insert(swz_rows_offset<128>(r, c));
+      if (r < 64) {
+        EXPECT_EQ(swz_rows_offset<64>(r, c), swz_offset(r, c));
+      }
+    }
+  }
+  EXPECT_EQ(seen.size(), 128u * 128u);
 }
 
 // The fp32 [64][64] tile of the wgmma state pass (u, then v_new over it): two [64][32] boxes.
