@@ -191,6 +191,10 @@ kda_status check_bwd_args(const kda_plan* plan, const kda_bwd_args* a) {
   if (!aligned16({a->d_o, a->dq, a->dk, a->dv})) {
     return fail(KDA_ERR_INVALID_ARGUMENT, "d_o, dq, dk and dv must be 16-byte aligned (cudaMalloc gives 256)");
   }
+  // bwd_grad's raw-gate chain copies x in 16-byte pieces (the g form reads g element by element)
+  if (plan->problem.gate == KDA_GATE_RAW && !aligned16({a->fwd.gate_in})) {
+    return fail(KDA_ERR_INVALID_ARGUMENT, "the raw form's gate x must be 16-byte aligned (cudaMalloc gives 256)");
+  }
   return KDA_OK;
 }
 

@@ -54,8 +54,9 @@ typedef struct kda_problem {
 typedef struct kda_plan kda_plan; /* opaque: chunk tables and workspace on the device */
 
 /* Device pointers. bf16 tensors are passed as void*. q, k, v, o, saved and, in kda_bwd_args,
- * d_o, dq, dk, dv must be 16-byte aligned (cudaMalloc gives 256): the kernels move them in 16-byte
- * pieces; kda_fwd / kda_bwd refuse others with KDA_ERR_INVALID_ARGUMENT. */
+ * d_o, dq, dk, dv and, for KDA_GATE_RAW, the gate x must be 16-byte aligned (cudaMalloc gives
+ * 256): the kernels move them in 16-byte pieces; kda_fwd / kda_bwd refuse others with
+ * KDA_ERR_INVALID_ARGUMENT. */
 typedef struct kda_fwd_args {
   const void* q;         /* bf16 [T, H, K] */
   const void* k;         /* bf16 [T, H, K] */
