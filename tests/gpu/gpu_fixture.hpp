@@ -1,6 +1,7 @@
 #pragma once
 // Shared set-up of the GPU tests: skip without a device, load libkda once.
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -9,6 +10,7 @@
 
 #include "core/inputs.hpp"
 #include "gpu/device_info.hpp"
+#include "gpu/device_row.hpp"
 #include "gpu/kernel_library.hpp"
 
 namespace kda::test {
@@ -39,6 +41,29 @@ inline host_inputs sequence_alone(const host_inputs& packed, std::size_t first, 
   cut(alone.gate_input, HK);
   cut(alone.beta, H);
   return alone;
+}
+
+// What the argument checks call kda_fwd / kda_bwd with: one 100-token sequence, 2 heads, the gate
+// form asked for, on the device (replay path: nothing saved), and a plan for it.
+struct argument_row {
+  host_inputs in;
+  device_row row;
+  kernel_library::plan plan;
+  argument_row(const kernel_library& lib, gate_form gate)
+      : in(generate_inputs(dims({100}, 2), gate, input_spec{"align", 1, decay_regime::normal, l2n_mode::off})),
+        row(lib, in, bwd_path::replay), plan(lib, make_problem(in)) {}
+};
+
+// `call` runs kda_fwd or kda_bwd with one tensor moved off its 16-byte alignment (`what` names
+// it): the library must refuse it before anything is launched, with a message that states the rule.
+template <typename Call>
+void expect_refused_as_misaligned(const Call& call, const std::string& what) {
+  try {
+    call();
+    ADD_FAILURE() << "a misaligned " << what << " was accepted";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("16-byte aligned"), std::string::npos) << e.what();
+  }
 }
 
 class gpu_test : public ::testing::Test {
