@@ -146,12 +146,6 @@ struct boxed_tile {
   __device__ uint4 piece_at(std::uint32_t offset) const { return *reinterpret_cast<const uint4*>(p + offset); }
 };
 
-__device__ __forceinline__ void ldmatrix_x4_at(std::uint32_t (&r)[4], std::uint32_t a) {
-  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-               : "r"(a));
-}
-
 // acc[nt] += (A_0 + ... + A_{NA-1})[rows ar + 16][128] * B[rows br + 8 NT][128]^T, bf16 smem
 // tiles (padded_tile or boxed_tile), ar the warp's first row, br its first output column. NA = 2
 // takes a bf16 hi + lo pair; each k step's B fragments serve every A. The fragments are
@@ -168,12 +162,7 @@ __device__ __forceinline__ void mma_abt_bf16_sum(frag_c (&acc)[NT], const TA (&A
       reinterpret_cast<frag_c (&)[1][NT]>(acc),
       [&](std::uint32_t (&a)[4], int t, int, int kk) { ldmatrix_x4_at(a, TA::step(a_at[t], kk)); },
       [&](std::uint32_t (&b0)[2], std::uint32_t (&b1)[2], int np, int kk) {
-        std::uint32_t f[4];
-        ldmatrix_x4_at(f, TB::step(TB::down(b_at, 16 * np), kk));
-        b0[0] = f[0];
-        b0[1] = f[1];
-        b1[0] = f[2];
-        b1[1] = f[3];
+        load_b_bf16_nk_x2_at(b0, b1, TB::step(TB::down(b_at, 16 * np), kk));
       });
 }
 

@@ -79,11 +79,14 @@ __device__ __forceinline__ std::uint32_t smem_addr(const void* p) {
   return static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
 }
 
-__device__ __forceinline__ void ldmatrix_x4(std::uint32_t (&r)[4], const void* p) {
+// ldmatrix x4 at a shared-state-space address (for callers that form it themselves, e.g. bwd_grad's
+// swizzled tiles, an XOR per k step) or at a generic pointer into shared memory.
+__device__ __forceinline__ void ldmatrix_x4_at(std::uint32_t (&r)[4], std::uint32_t a) {
   asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
                : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-               : "r"(smem_addr(p)));
+               : "r"(a));
 }
+__device__ __forceinline__ void ldmatrix_x4(std::uint32_t (&r)[4], const void* p) { ldmatrix_x4_at(r, smem_addr(p)); }
 
 __device__ __forceinline__ void ldmatrix_x4_trans(std::uint32_t (&r)[4], const void* p) {
   asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
@@ -152,16 +155,21 @@ __device__ __forceinline__ void load_b_bf16_x2(std::uint32_t (&b0)[2], std::uint
 
 // Two 16x8 bf16 B-fragments (n-tiles n0 and n0+8) from a row-major [n][k] smem tile, i.e. B given
 // transposed (B[k][n] = tile[n][k]), as in A B^T products.
-__device__ __forceinline__ void load_b_bf16_nk_x2(std::uint32_t (&b0)[2], std::uint32_t (&b1)[2],
-                                                  const __nv_bfloat16* tile, int stride, int lane) {
-  // matrices: (n 0-7, k 0-7), (n 0-7, k 8-15), (n 8-15, k 0-7), (n 8-15, k 8-15)
-  const int mat = lane >> 3, r = lane & 7;
+// The same given this lane's shared-state-space address: row n = (lane >> 4) * 8 + (lane & 7),
+// columns (lane >> 3 & 1) * 8 .. +8 (matrices (n 0-7, k 0-7), (n 0-7, k 8-15), (n 8-15, k 0-7),
+// (n 8-15, k 8-15)); the tile's layout is the caller's (bwd_grad's padded and swizzled tiles).
+__device__ __forceinline__ void load_b_bf16_nk_x2_at(std::uint32_t (&b0)[2], std::uint32_t (&b1)[2], std::uint32_t a) {
   std::uint32_t t[4];
-  ldmatrix_x4(t, tile + ((mat >> 1) * 8 + r) * stride + (mat & 1) * 8);
+  ldmatrix_x4_at(t, a);
   b0[0] = t[0];
   b0[1] = t[1];
   b1[0] = t[2];
   b1[1] = t[3];
+}
+__device__ __forceinline__ void load_b_bf16_nk_x2(std::uint32_t (&b0)[2], std::uint32_t (&b1)[2],
+                                                  const __nv_bfloat16* tile, int stride, int lane) {
+  const int mat = lane >> 3, r = lane & 7;
+  load_b_bf16_nk_x2_at(b0, b1, smem_addr(tile + ((mat >> 1) * 8 + r) * stride + (mat & 1) * 8));
 }
 
 // acc[mt][n] += sum over the KSTEPS k steps and the NA A operands t of A_t(mt, kk) B(kk): the loop

@@ -33,28 +33,30 @@ __device__ __forceinline__ void load_a_bf16_trans_swz(std::uint32_t (&a)[4], con
   ldmatrix_x4_trans(a, reinterpret_cast<const unsigned char*>(tile) + swz_offset(k0 + (mat >> 1) * 8 + r, m0 + (mat & 1) * 8));
 }
 
-// Box cb (columns [64 cb, +64)) of tile `tile` of `map` into its place in the swizzled shared tile
-// at `dst`, counting k_box_bytes on the barrier `bar`. The map is a kernel parameter
-// (__grid_constant__).
-__device__ __forceinline__ void copy_tile_box(void* dst, const CUtensorMap& map, int cb, std::size_t tile,
-                                              std::uint64_t* bar) {
+// The box at column col0, row row0 of `map` into shared memory at the shared-state-space address
+// `dst`, as the map lays it out (128-byte aligned without swizzle, 1024-byte aligned with the
+// 128-byte one), counting its bytes on `bar`. The map is a kernel parameter (__grid_constant__).
+__device__ __forceinline__ void copy_box_at(std::uint32_t dst, const CUtensorMap& map, int col0, std::size_t row0,
+                                            std::uint64_t* bar) {
   asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];\n" ::"r"(
-                   smem_addr(dst) + box_offset(cb)),
-               "l"(reinterpret_cast<std::uint64_t>(&map)), "r"(64 * cb), "r"(static_cast<int>(tile * 64)),
-               "r"(smem_addr(bar))
+                   dst),
+               "l"(reinterpret_cast<std::uint64_t>(&map)), "r"(col0), "r"(static_cast<int>(row0)), "r"(smem_addr(bar))
                : "memory");
 }
 
-// The box at column col0, row row0 of `map` into dst as the map lays it out (128-byte aligned
-// without swizzle, 1024-byte aligned with the 128-byte one), counting its bytes on `bar`: u's
-// [64][VT] of a tile (row0 = 64 tile) and exp(gamma_C)'s [1][128] (row0 = tile) of an fp32 map
-// (make_f32_map); bwd_grad's [128][64] boxes of h and dh (make_rows_map).
+// Box cb (columns [64 cb, +64)) of tile `tile` of a make_tile_map map into its place in the
+// swizzled shared tile at `dst`, counting k_box_bytes on `bar`.
+__device__ __forceinline__ void copy_tile_box(void* dst, const CUtensorMap& map, int cb, std::size_t tile,
+                                              std::uint64_t* bar) {
+  copy_box_at(smem_addr(dst) + box_offset(cb), map, 64 * cb, tile * 64, bar);
+}
+
+// copy_box_at to a pointer: u's [64][VT] of a tile (row0 = 64 tile) and exp(gamma_C)'s [1][128]
+// (row0 = tile) of an fp32 map (make_f32_map); bwd_grad's [128][64] boxes of h and dh
+// (make_rows_map).
 __device__ __forceinline__ void copy_box(void* dst, const CUtensorMap& map, int col0, std::size_t row0,
                                          std::uint64_t* bar) {
-  asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];\n" ::"r"(
-                   smem_addr(dst)),
-               "l"(reinterpret_cast<std::uint64_t>(&map)), "r"(col0), "r"(static_cast<int>(row0)), "r"(smem_addr(bar))
-               : "memory");
+  copy_box_at(smem_addr(dst), map, col0, row0, bar);
 }
 
 // load_b_bf16_x2 (common/mma.cuh) of rows [k0, +16) of a [R][16] tile in the 32-byte swizzle
