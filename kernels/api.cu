@@ -1,6 +1,7 @@
 // The C ABI of libkda (include/kda.h): argument checks, plan set-up, and the stage sequence of
 // each op. Kernels live in fwd/ and bwd/, one file per stage.
 #include <algorithm>
+#include <climits>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -15,6 +16,7 @@
 #include "bwd/grad.cuh"
 #include "common/ready_flags.cuh"
 #include "fwd/intra.cuh"
+#include "fwd/output_pass.cuh"
 #include "fwd/state_pass.cuh"
 #include "kda.h"
 #include "kda_source_hash.h" // generated: KDA_SOURCE_HASH
@@ -42,13 +44,13 @@ cudaError_t alloc(T** p, std::size_t count) {
 
 void free_plan(kda_plan* p) {
   for (void* ptr : {static_cast<void*>(p->chunks), static_cast<void*>(p->seqs), static_cast<void*>(p->seq_order),
-                    static_cast<void*>(p->grad_order), static_cast<void*>(p->w), static_cast<void*>(p->u), static_cast<void*>(p->qg),
+                    static_cast<void*>(p->grad_order), static_cast<void*>(p->out_order), static_cast<void*>(p->w), static_cast<void*>(p->u), static_cast<void*>(p->qg),
                     static_cast<void*>(p->qg_lo), static_cast<void*>(p->kg), static_cast<void*>(p->Aqk),
                     static_cast<void*>(p->gC), static_cast<void*>(p->X), static_cast<void*>(p->dh),
                     static_cast<void*>(p->dvn), static_cast<void*>(p->dvn_lo), static_cast<void*>(p->replay),
                     static_cast<void*>(p->dA_part), static_cast<void*>(p->ddt_part),
                     static_cast<void*>(p->ready), static_cast<void*>(p->ready_always),
-                    static_cast<void*>(p->dh_ready)}) {
+                    static_cast<void*>(p->dh_ready), static_cast<void*>(p->out_ready)}) {
     if (ptr) cudaFree(ptr);
   }
   delete p;
@@ -151,33 +153,88 @@ cudaError_t launch_intra(const kda_plan* plan, const kda_fwd_args* a, const intr
   return e;
 }
 
-// The state pass after the intra stage: h_out / vn_out are where it stores h entering each chunk
-// and v_new (null: nowhere).
-cudaError_t launch_state(const kda_plan* plan, const intra_tiles& t, void* o, __nv_bfloat16* h_out, float* vn_out,
-                         cudaStream_t st) {
-  const ready_use r = ready_for_state(plan, st);
-  const kda::dev::fwd_state_params p{plan->seqs, plan->seq_order, plan->problem.heads, t.w, t.u, t.qg, t.kg, t.Aqk,
-                                     t.gC, static_cast<__nv_bfloat16*>(o), h_out, vn_out, plan->tiles(), r.flags,
-                                     r.epoch, plan->cu_seqlens.back()};
-  return kda::dev::launch_fwd_state(p, plan->num_seqs, plan->state_vtile, r.how, st);
+// Whether the forward leaves o of the long sequences (kda_plan::apart_min_chunks) to fwd_output
+// (fwd/output_pass.cuh): behind the 16-column state pass on the saved path, whose h and v_new it
+// reads (v34). Elsewhere the state pass forms every o.
+bool output_apart(const kda_plan* plan, const kda_fwd_args* a) { return plan->state_vtile == 16 && a->saved; }
+
+// The state pass -> fwd_output overlap (common/ready_flags.cuh): the flags the state pass
+// publishes and fwd_output waits on, with the epoch of the last such state pass (it publishes
+// epoch + 1). None in calls captured into a graph (a baked host epoch would read as published on
+// the next replay): there fwd_output is launched after the state pass.
+struct out_flags {
+  unsigned* flags;
+  unsigned epoch;
+};
+out_flags out_flags_for(const kda_plan* plan, cudaStream_t st) {
+  if (capturing(st)) return {nullptr, 0};
+  return {plan->out_ready, plan->out_epoch};
 }
 
-kda_status run_fwd_stage(const kda_plan* plan, const kda_fwd_args* a, int stage, cudaStream_t st) {
+// What the state pass leaves to fwd_output: o of the sequences of at least min_chunks chunks
+// (INT_MAX: none), publishing the flags `flags` (null: none).
+struct apart_use {
+  int min_chunks;
+  out_flags out;
+};
+constexpr apart_use k_none_apart{INT_MAX, {nullptr, 0}};
+
+// The state pass after the intra stage: o (null: none, the replay pass), h_out / vn_out where it
+// stores h entering each chunk and v_new (null: nowhere). `alone` (kda_run_stage): launched
+// plainly after the previous kernel (the intra stage's flags are all published then), so that
+// stage times do not overlap consecutive launches.
+cudaError_t launch_state(const kda_plan* plan, const intra_tiles& t, void* o, __nv_bfloat16* h_out, float* vn_out,
+                         const apart_use& apart, bool alone, cudaStream_t st) {
+  const ready_use r = ready_for_state(plan, st);
+  const unsigned out_epoch = apart.out.epoch + 1;
+  const kda::dev::fwd_state_params p{plan->seqs, plan->seq_order, plan->problem.heads, t.w, t.u, t.qg, t.kg,
+                                     t.Aqk, t.gC, static_cast<__nv_bfloat16*>(o), h_out, vn_out, plan->tiles(),
+                                     r.flags, r.epoch, plan->cu_seqlens.back(), apart.min_chunks, apart.out.flags,
+                                     out_epoch};
+  const cudaError_t e = kda::dev::launch_fwd_state(p, plan->num_seqs, plan->state_vtile,
+                                                   alone ? kda::dev::serial_launch::plain : r.how, st);
+  if (e == cudaSuccess && apart.out.flags) plan->out_epoch = out_epoch;
+  return e;
+}
+
+// fwd_output (o of the long sequences from the saved set's h and v_new), as the state pass's
+// programmatic dependent where that pass publishes flags, else (and `alone`) after it.
+cudaError_t launch_output(const kda_plan* plan, const intra_tiles& t, const kda_plan::saved_regions& r, void* o,
+                          bool alone, cudaStream_t st) {
+  const out_flags f = alone ? out_flags{nullptr, 0} : out_flags_for(plan, st);
+  const ready_use intra = ready_for_state(plan, st);
+  const kda::dev::fwd_output_params p{plan->chunks, plan->out_order, plan->problem.heads, t.qg, t.Aqk, r.h, r.vn,
+                                      static_cast<__nv_bfloat16*>(o), f.flags, f.epoch,
+                                      f.flags ? intra.flags : nullptr, intra.epoch};
+  return kda::dev::launch_fwd_output(p, plan->out_chunks, st);
+}
+
+// Forward stage `stage`; `alone`: timed by itself (kda_run_stage), not as part of kda_fwd.
+kda_status run_fwd_stage(const kda_plan* plan, const kda_fwd_args* a, int stage, bool alone, cudaStream_t st) {
   if (plan->num_chunks == 0) return KDA_OK;
   const kda_plan::saved_regions r = regions_of(plan, a->saved);
   const intra_tiles tiles = a->saved ? saved_tiles(plan, r) : workspace_tiles(plan, false);
+  const bool apart = output_apart(plan, a);
   cudaError_t e = cudaSuccess;
   if (stage == 0) {
     e = launch_intra(plan, a, tiles, st);
     if (e != cudaSuccess) return cuda_fail(e, "fwd_intra launch");
-  } else {
-    e = launch_state(plan, tiles, a->o, r.h, r.vn, st);
+  } else if (stage == 1) {
+    e = launch_state(plan, tiles, a->o, r.h, r.vn,
+                     apart ? apart_use{plan->apart_min_chunks, alone ? out_flags{nullptr, 0} : out_flags_for(plan, st)}
+                           : k_none_apart,
+                     alone, st);
     if (e != cudaSuccess) return cuda_fail(e, "fwd_state launch");
+  } else if (apart && plan->out_chunks > 0) {
+    e = launch_output(plan, tiles, r, a->o, alone, st);
+    if (e != cudaSuccess) return cuda_fail(e, "fwd_output launch");
   }
   return KDA_OK;
 }
 
-constexpr const char* k_fwd_stages[] = {"fwd_intra", "fwd_state"};
+// fwd_output launches nothing where the state pass forms o (output_apart).
+constexpr const char* k_fwd_stages[] = {"fwd_intra", "fwd_state", "fwd_output"};
+constexpr int k_num_fwd_stages = 3;
 
 kda_status check_bwd_args(const kda_plan* plan, const kda_bwd_args* a) {
   if (!a) return fail(KDA_ERR_INVALID_ARGUMENT, "null arguments");
@@ -250,7 +307,7 @@ kda_status run_bwd_stage(const kda_plan* plan, const kda_bwd_args* a, int stage,
     if (a->fwd.saved) return KDA_OK;
     what = "bwd_state_replay launch";
     const kda_plan::saved_regions rep = regions_of(plan, plan->replay); // its h and v_new only
-    e = launch_state(plan, workspace_tiles(plan, false), nullptr, rep.h, rep.vn, st);
+    e = launch_state(plan, workspace_tiles(plan, false), nullptr, rep.h, rep.vn, k_none_apart, false, st);
     break;
   }
   case 2: {
@@ -361,11 +418,19 @@ kda_status kda_plan_create(const kda_problem* problem, kda_plan** out) {
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return seqs[a].len > seqs[b].len; });
   // bwd_grad's order: chunk n - 1 - p of every sequence (longest first) for p = 0, 1, ...
-  std::vector<int> grad_order;
+  // fwd_output's (kda_plan::apart_min_chunks): chunk p of every sequence of at least
+  // apart_min_chunks chunks for p = 0, 1, ...
+  const int longest = seqs.empty() ? 0 : seqs[order[0]].num_chunks;
+  int apart_min_chunks = std::max(1, (4 * longest + 4) / 5);
+  // Tuning override for experiments (the bits do not depend on it): KDA_O_APART_MIN_CHUNKS=N.
+  if (const char* env = std::getenv("KDA_O_APART_MIN_CHUNKS")) apart_min_chunks = std::max(1, std::atoi(env));
+  std::vector<int> grad_order, out_order;
   grad_order.reserve(chunks.size());
   for (int pos = 0; grad_order.size() < chunks.size(); ++pos) {
     for (int s : order) {
-      if (pos < seqs[s].num_chunks) grad_order.push_back(seqs[s].first_chunk + seqs[s].num_chunks - 1 - pos);
+      if (pos >= seqs[s].num_chunks) continue;
+      grad_order.push_back(seqs[s].first_chunk + seqs[s].num_chunks - 1 - pos);
+      if (seqs[s].num_chunks >= apart_min_chunks) out_order.push_back(seqs[s].first_chunk + pos);
     }
   }
 
@@ -376,6 +441,8 @@ kda_status kda_plan_create(const kda_problem* problem, kda_plan** out) {
   plan->scale = pr.scale > 0.f ? pr.scale : 1.f / std::sqrt(static_cast<float>(pr.k_dim));
   plan->num_seqs = pr.num_seqs;
   plan->num_chunks = static_cast<int>(chunks.size());
+  plan->apart_min_chunks = apart_min_chunks;
+  plan->out_chunks = static_cast<int>(out_order.size());
   int device = 0, sms = 132;
   if (cudaGetDevice(&device) == cudaSuccess) cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
   plan->state_vtile = kda::dev::choose_state_vtile(pr.num_seqs, pr.heads, sms);
@@ -393,6 +460,7 @@ kda_status kda_plan_create(const kda_problem* problem, kda_plan** out) {
   step(alloc(&plan->seqs, seqs.size()));
   step(alloc(&plan->seq_order, order.size()));
   step(alloc(&plan->grad_order, grad_order.size()));
+  step(alloc(&plan->out_order, out_order.size()));
   step(alloc(&plan->w, tiles * kda::dev::tile_sizes::ck));
   step(alloc(&plan->u, tiles * kda::dev::tile_sizes::ck));
   step(alloc(&plan->qg, tiles * kda::dev::tile_sizes::ck));
@@ -409,15 +477,19 @@ kda_status kda_plan_create(const kda_problem* problem, kda_plan** out) {
   step(alloc(&plan->ddt_part, tiles * kda::dev::k_dim));
   step(alloc(&plan->ready, tiles));
   step(alloc(&plan->ready_always, tiles));
-  step(alloc(&plan->dh_ready, tiles * kda::dev::k_dh_slots));
+  step(alloc(&plan->dh_ready, tiles * kda::dev::k_vtile_slots));
+  step(alloc(&plan->out_ready, tiles * kda::dev::k_vtile_slots));
   if (e == cudaSuccess) step(cudaMemset(plan->ready, 0, std::max<std::size_t>(tiles, 1) * sizeof(unsigned)));
   if (e == cudaSuccess) step(cudaMemset(plan->ready_always, 0xFF, std::max<std::size_t>(tiles, 1) * sizeof(unsigned)));
   if (e == cudaSuccess) {
-    step(cudaMemset(plan->dh_ready, 0, std::max<std::size_t>(tiles * kda::dev::k_dh_slots, 1) * sizeof(unsigned)));
+    for (unsigned* f : {plan->dh_ready, plan->out_ready}) {
+      step(cudaMemset(f, 0, std::max<std::size_t>(tiles * kda::dev::k_vtile_slots, 1) * sizeof(unsigned)));
+    }
   }
   if (e == cudaSuccess && !chunks.empty()) {
     step(cudaMemcpy(plan->chunks, chunks.data(), chunks.size() * sizeof(chunks[0]), cudaMemcpyHostToDevice));
     step(cudaMemcpy(plan->grad_order, grad_order.data(), grad_order.size() * sizeof(int), cudaMemcpyHostToDevice));
+    step(cudaMemcpy(plan->out_order, out_order.data(), out_order.size() * sizeof(int), cudaMemcpyHostToDevice));
   }
   if (e == cudaSuccess) {
     step(cudaMemcpy(plan->seqs, seqs.data(), seqs.size() * sizeof(seqs[0]), cudaMemcpyHostToDevice));
@@ -440,8 +512,8 @@ size_t kda_saved_bytes(const kda_plan* plan) { return plan ? plan->saved_bytes()
 kda_status kda_fwd(const kda_plan* plan, const kda_fwd_args* args, void* stream) {
   if (kda_status s = check_fwd_args(plan, args, true); s != KDA_OK) return s;
   const auto st = static_cast<cudaStream_t>(stream);
-  for (int stage = 0; stage < 2; ++stage) {
-    if (kda_status s = run_fwd_stage(plan, args, stage, st); s != KDA_OK) return s;
+  for (int stage = 0; stage < k_num_fwd_stages; ++stage) {
+    if (kda_status s = run_fwd_stage(plan, args, stage, false, st); s != KDA_OK) return s;
   }
 #if KDA_SLOW_BUILD_NOOP_KERNELS > 0
   // Deliberately slowed build (kernels/CMakeLists.txt): the --before acceptance test must see it.
@@ -464,7 +536,7 @@ int kda_stage_names(const char* op, const char** names, int max_names) {
   if (!op) return 0;
   const bool fwd = std::strcmp(op, "fwd") == 0, bwd = std::strcmp(op, "bwd") == 0;
   if (!fwd && !bwd) return 0;
-  const int n = fwd ? 2 : k_num_bwd_stages;
+  const int n = fwd ? k_num_fwd_stages : k_num_bwd_stages;
   for (int i = 0; names && i < n && i < max_names; ++i) names[i] = fwd ? k_fwd_stages[i] : k_bwd_stages[i];
   return n;
 }
@@ -473,9 +545,9 @@ kda_status kda_run_stage(const kda_plan* plan, const char* op, int stage, const 
                          void* stream) {
   if (!args) return fail(KDA_ERR_INVALID_ARGUMENT, "null arguments");
   const auto st = static_cast<cudaStream_t>(stream);
-  if (op && std::strcmp(op, "fwd") == 0 && stage >= 0 && stage < 2) {
-    if (kda_status s = check_fwd_args(plan, &args->fwd, stage == 1); s != KDA_OK) return s;
-    return run_fwd_stage(plan, &args->fwd, stage, st);
+  if (op && std::strcmp(op, "fwd") == 0 && stage >= 0 && stage < k_num_fwd_stages) {
+    if (kda_status s = check_fwd_args(plan, &args->fwd, stage >= 1); s != KDA_OK) return s;
+    return run_fwd_stage(plan, &args->fwd, stage, true, st);
   }
   if (op && std::strcmp(op, "bwd") == 0 && stage >= 0 && stage < k_num_bwd_stages) {
     if (kda_status s = check_bwd_args(plan, args); s != KDA_OK) return s;

@@ -22,6 +22,17 @@ struct kda_plan {
   // bwd_grad's chunk order (bwd/grad.cuh): position p from each sequence's end, for p = 0, 1, ...,
   // over the sequences longest first; device
   int* grad_order = nullptr;
+  // The saved path's 16-column state pass leaves o to fwd_output (fwd/output_pass.cuh) for the
+  // sequences of at least apart_min_chunks chunks (fwd_state_params::apart_min_chunks): at least
+  // 4/5 of the longest one's. The 16-column chain step without o takes about 4/5 of the step with
+  // it (R2: the pass 0.100 against 0.125 ms), so a shorter sequence's chain with o still ends
+  // before the longest one's without; keeping o there keeps fwd_output's reads (h and v_new, 64 KB
+  // a tile) small enough for the SMs the chains leave free (v34 in docs/perf-log.md).
+  int apart_min_chunks = 1;
+  // fwd_output's chunk order over those sequences: position p from each sequence's start, for
+  // p = 0, 1, ..., over the sequences longest first (out_chunks entries); device
+  int* out_order = nullptr;
+  int out_chunks = 0;
 
   // Forward intermediates (per tile = chunk * H + head). u = Tm v stays FP32: with v_new it is
   // the operand whose bf16 rounding bounded the gate gradients (docs/backward-design.md).
@@ -50,11 +61,16 @@ struct kda_plan {
   static constexpr unsigned k_always_ready = 0xFFFFFFFFu;
   unsigned* ready_always = nullptr;
   // Per tile and 16-column V tile, the epoch of the last 16-column bwd_dh launch that stored its
-  // dh and dv_new (common/ready_flags.cuh, k_dh_slots a tile): bwd_grad, launched as that pass's
+  // dh and dv_new (common/ready_flags.cuh, k_vtile_slots a tile): bwd_grad, launched as that pass's
   // programmatic dependent, waits on them. `dh_epoch` counts those launches. Calls captured into
   // a graph use no flags: there bwd_grad is launched after bwd_dh.
   unsigned* dh_ready = nullptr;
   mutable unsigned dh_epoch = 0;
+  // The same for the 16-column forward state pass on the saved path, which leaves o to fwd_output
+  // (its programmatic dependent) and publishes each tile's h and v_new; `out_epoch` counts those
+  // launches. Calls captured into a graph use no flags: fwd_output follows the state pass.
+  unsigned* out_ready = nullptr;
+  mutable unsigned out_epoch = 0;
 
   std::size_t tiles() const { return static_cast<std::size_t>(num_chunks) * problem.heads; }
   // h entering each chunk [tile][128][128] bf16 then v_new [tile][64][128] fp32: the head of the

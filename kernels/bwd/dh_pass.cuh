@@ -34,7 +34,7 @@ struct bwd_dh_params {
   __nv_bfloat16* dvn_lo_out; // [tile][64][128] bf16(dv_new - bf16(dv_new))
   std::size_t num_tiles;    // chunks x heads: the extent of the tile arrays (the 16-column pass's tensor maps)
   // The 16-column pass publishes each tile's dh and dv_new here for the overlapping bwd_grad
-  // (common/ready_flags.cuh: ready[tile * k_dh_slots + vt] = epoch); null: no flags (the 32/64-column
+  // (common/ready_flags.cuh: ready[tile * k_vtile_slots + vt] = epoch); null: no flags (the 32/64-column
   // passes, and calls captured into a graph, where bwd_grad runs after the pass).
   unsigned* ready;
   unsigned epoch;

@@ -263,9 +263,8 @@ __device__ void chain_role(const bwd_dh_params& p, unsigned char* smem, const se
 // g = 0 has the copy engine store them from buffer b (three boxes) and waits until they are read
 // before buffer b may be refilled; the other output threads only keep the barriers' counts.
 // Publication (every k_publish_every chunks and after the last; one GPU-scope fence for several
-// flags): the same thread waits until its stores are complete, orders the copy engine's writes
-// before its own (fence.proxy.async), then releases the flags, which bwd_grad acquires before it
-// reads the tiles (common/ready_flags.cuh).
+// flags): the same thread, publish_vtile_slots (common/ready_flags.cuh); bwd_grad acquires the
+// flags before it reads the tiles.
 __device__ void output_role(const bwd_dh_params& p, const dh_out_maps& out, unsigned char* smem, const seq_info& sq,
                             int head, int vt, int ow, int lane) {
   const int g = ow * 32 + lane, n = sq.num_chunks;
@@ -287,12 +286,8 @@ __device__ void output_role(const bwd_dh_params& p, const dh_out_maps& out, unsi
       named_arrive(bar_buf_free(b), 2 * k_group);
     }
     if (p.ready && (it % k_publish_every == k_publish_every - 1 || it == n - 1) && g == 0) {
-      bulk_wait<0>();
-      fence_proxy_async_global();
-      release_fence();
-      for (int j = it - it % k_publish_every; j <= it; ++j) {
-        store_flag(p.ready + seq_tile(sq, n - 1 - j, p.heads, head) * k_dh_slots + vt, p.epoch);
-      }
+      publish_vtile_slots(p.ready, p.epoch, it - it % k_publish_every, it,
+                          [&](int j) { return seq_tile(sq, n - 1 - j, p.heads, head); }, vt);
     }
   }
   if (g == 0) bulk_wait<0>(); // every store is written before the CTA ends

@@ -298,7 +298,7 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1)
   cp_async_commit();
   if (warp == 0) {
     if (p.dh_ready) {
-      await_dh_slots(p.dh_ready, tile, p.dh_epoch, lane);
+      await_vtile_slots(p.dh_ready, tile, p.dh_epoch, lane);
       __syncwarp();               // lane 0's copies after every lane's acquire
       fence_proxy_async_global(); // and, as copy-engine reads, after what the acquire made visible
     }

@@ -45,7 +45,7 @@ struct bwd_grad_params {
   float* dA_part;  // [tile] (raw form)
   float* ddt_part; // [tile][128] (raw form)
   // Overlap with the 16-column bwd_dh (common/ready_flags.cuh): the launch is its programmatic
-  // dependent and each block waits until its tile's k_dh_slots flags read dh_epoch before reading
+  // dependent and each block waits until its tile's k_vtile_slots flags read dh_epoch before reading
   // dh and dv_new. Null: launched after bwd_dh, no wait.
   const unsigned* dh_ready;
   unsigned dh_epoch;

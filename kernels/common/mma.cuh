@@ -153,6 +153,21 @@ __device__ __forceinline__ void load_b_bf16_x2(std::uint32_t (&b0)[2], std::uint
   load_b_bf16_x2_at(b0, b1, tile + ((mat & 1) * 8 + r) * stride + (mat >> 1) * 8);
 }
 
+// acc[n] += a B for the NT n-tiles of a row-major [k][n] smem tile (row stride `stride`), B's k
+// step starting at `row` (its first column included): one A fragment against 8 NT columns.
+template <int NT>
+__device__ __forceinline__ void mma_a_rows(frag_c (&acc)[NT], const std::uint32_t (&a)[4], const __nv_bfloat16* row,
+                                           int stride, int lane) {
+  static_assert(NT % 2 == 0, "n-tiles in pairs");
+#pragma unroll
+  for (int np = 0; np < NT / 2; ++np) {
+    std::uint32_t b0[2], b1[2];
+    load_b_bf16_x2(b0, b1, row + 16 * np, stride, lane);
+    mma_bf16_16816(acc[2 * np], a, b0);
+    mma_bf16_16816(acc[2 * np + 1], a, b1);
+  }
+}
+
 // Two 16x8 bf16 B-fragments (n-tiles n0 and n0+8) from a row-major [n][k] smem tile, i.e. B given
 // transposed (B[k][n] = tile[n][k]), as in A B^T products.
 // The same given this lane's shared-state-space address: row n = (lane >> 4) * 8 + (lane & 7),

@@ -18,6 +18,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "common/tile_maps.cuh" // bulk_wait
+
 namespace kda::dev {
 
 // Intra stage: let the dependent state pass be scheduled (every thread; counts once per CTA).
@@ -71,17 +73,37 @@ struct tile_waiter {
   }
 };
 
-// bwd_dh -> bwd_grad (docs/kernels.md, "Overlap of bwd_dh and bwd_grad"): the same scheme with
-// the 16-column bwd_dh as the producer. A tile's dh and dv_new come from the 8 CTAs of its
-// (sequence, head), one per 16 columns, so each tile has k_dh_slots flags: ready[tile * 8 + vt].
-constexpr int k_dh_slots = 8;
+// The 16-column passes -> their consumers: bwd_dh -> bwd_grad (docs/kernels.md, "Overlap of
+// bwd_dh and bwd_grad") and, on the saved path, fwd_state -> fwd_output (fwd/output_pass.cuh):
+// the same scheme with the 16-column pass as the producer. A tile's outputs come from the 8 CTAs
+// of its (sequence, head), one per 16 columns, so each tile has k_vtile_slots flags:
+// ready[tile * 8 + vt].
+constexpr int k_vtile_slots = 8;
 
-// bwd_grad, one warp: returns once every slot of `tile` holds `epoch` (lane s polls slot s); the
-// caller then runs __syncthreads() before any thread reads the tile's dh or dv_new.
-__device__ __forceinline__ void await_dh_slots(const unsigned* ready, std::size_t tile, unsigned epoch, int lane) {
-  const unsigned* const slots = ready + tile * k_dh_slots;
+// The 16-column pass's output thread, the one that had the copy engine store the tiles: publishes
+// chunks [first, last] of V tile vt (tile_of(c): chunk c's tile). It waits until its stores are
+// complete, orders the copy engine's writes before its own (fence.proxy.async), then releases the
+// flags; what the pass's other threads stored before a barrier this thread has passed is covered
+// by the release (cumulative).
+template <typename TileOf>
+__device__ __forceinline__ void publish_vtile_slots(unsigned* ready, unsigned epoch, int first, int last,
+                                                    const TileOf& tile_of, int vt) {
+  bulk_wait<0>();
+  fence_proxy_async_global();
+  release_fence();
+  for (int j = first; j <= last; ++j) store_flag(ready + tile_of(j) * k_vtile_slots + vt, epoch);
+}
+
+// The consumer, one warp: returns once every slot of `tile` holds `epoch` (lane s polls slot s)
+// and, where `also` is set, also[tile] holds also_epoch (lane k_vtile_slots polls it: fwd_output
+// reads the intra stage's tiles too); the caller then runs __syncthreads() before any thread
+// reads the tile.
+__device__ __forceinline__ void await_vtile_slots(const unsigned* ready, std::size_t tile, unsigned epoch, int lane,
+                                                  const unsigned* also = nullptr, unsigned also_epoch = 0) {
+  const unsigned* const slots = ready + tile * k_vtile_slots;
   for (;;) {
-    const bool ok = lane >= k_dh_slots || load_acquire(slots + lane) == epoch;
+    bool ok = lane >= k_vtile_slots || load_acquire(slots + lane) == epoch;
+    if (also && lane == k_vtile_slots) ok = load_acquire(also + tile) == also_epoch;
     if (__all_sync(0xffffffffu, ok)) return;
     __nanosleep(256);
   }

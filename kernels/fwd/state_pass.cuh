@@ -33,7 +33,19 @@ struct fwd_state_params {
   const unsigned* ready;  // [tile]: the intra stage's ready flags (common/ready_flags.cuh)
   unsigned epoch;         // the flag value of the intra launch that feeds this pass
   int tokens;             // T, o's rows (the wgmma pass's tensor map of o)
+  // The 16-column pass on the saved path (v34): sequences of at least apart_min_chunks chunks
+  // leave o to fwd_output (fwd/output_pass.cuh; o_apart below) and, where out_ready is set,
+  // publish each tile's out_ready[tile * k_vtile_slots + vt] = out_epoch once its h and v_new are
+  // stored (common/ready_flags.cuh). The other passes ignore these (apart_min_chunks INT_MAX).
+  int apart_min_chunks;
+  unsigned* out_ready;
+  unsigned out_epoch;
 };
+
+// Whether sequence sq's o is left to fwd_output.
+__host__ __device__ inline bool o_apart(const fwd_state_params& p, const seq_info& sq) {
+  return sq.num_chunks >= p.apart_min_chunks;
+}
 
 constexpr int k_state_threads = 256; // the warps that compute; both kernels add a producer warp
 

@@ -5,6 +5,9 @@
 //                     h = diag(exp(gamma_C)) h + kg^T v_new   (state rows [32 warp, +32), K = 64)
 //   output warps 4-7  o = qg h + Aqk v_new         (row block `warp - 4`, 16 columns)
 //                     o's stores; one thread has the copy engine store the saved set's h (v28)
+//                     and, where o is left to fwd_output (o_apart: the saved path's long
+//                     sequences, v34), publishes the tiles' flags for it instead
+//                     (common/ready_flags.cuh)
 // The serial chain of a chunk (h -> smem -> w h -> v_new -> smem -> kg^T v_new -> h) runs on the
 // chain warps with two 128-thread barriers; the output warps work on the same chunk beside them,
 // on copies of h and v_new kept for two chunks (double buffers), and never hold the chain up unless
@@ -38,6 +41,7 @@ constexpr int k_group = 128;   // threads of the chain role and of the output ro
 constexpr int k_threads = 2 * k_group + 32; // chain, output, producer warp
 constexpr int k_ld = VT + 8;   // bf16 row stride of [.][16] tiles (v_new hi and lo; h unless boxed)
 constexpr int k_ldu = VT;      // fp32 row stride of u [64][16] (the copy engine's dense box)
+constexpr int k_publish_every = 8; // chunks per publication of fwd_output's flags (saved path)
 
 // Barrier ids (common/named_barrier.cuh). The two groups meet only at h_full, vn_full (chain
 // arrives, output waits) and buf_free (output arrives, chain waits), one of each per buffer.
@@ -120,7 +124,7 @@ __device__ __forceinline__ shared_buf buf_at(unsigned char* smem, int b) {
 // exp(gamma_C); lanes 0-2: qg, Aqk), each stage once the group reading it has released its
 // previous chunk and the intra stage has published the chunk's tile (common/ready_flags.cuh).
 __device__ void producer_role(const fwd_state_params& p, const state_maps& maps, unsigned char* smem,
-                              const seq_info& sq, int head, int vt, int lane) {
+                              const seq_info& sq, int head, int vt, bool with_o, int lane) {
   const stage_bars bars = bars_of(smem);
   const auto tile_of = [&](int c) { return seq_tile(sq, c, p.heads, head); };
   tile_waiter published;
@@ -137,7 +141,7 @@ __device__ void producer_role(const fwd_state_params& p, const state_maps& maps,
     } else if (lane == 5) {
       copy_box(s.gC, maps.gC, 0, tile, bars.chain_full(st));
     }
-    if (!p.o) continue; // the replay pass's h and v_new need no qg, Aqk
+    if (!with_o) continue; // without o (the replay pass; o_apart, v34): no qg, Aqk
     produce_begin(bars.out_full(st), bars.out_empty(st), use, narrow_smem::o_bytes, lane);
     const out_stage o = out_at(smem, st);
     if (lane < 2) {
@@ -271,7 +275,7 @@ __device__ void chain_role(const fwd_state_params& p, unsigned char* smem, const
 // buffer b may be refilled.
 template <bool BOX>
 __device__ void output_role(const fwd_state_params& p, const CUtensorMap& h_map, unsigned char* smem,
-                            const seq_info& sq, int head, int vt, int ow, int lane) {
+                            const seq_info& sq, int head, int vt, bool with_o, int ow, int lane) {
   const int g = ow * 32 + lane, gid = lane >> 2, tig = lane & 3, H = p.heads;
   const int R0 = 16 * ow; // o rows [R0, +16)
   const auto tile_of = [&](int c) { return seq_tile(sq, c, H, head); };
@@ -283,9 +287,9 @@ __device__ void output_role(const fwd_state_params& p, const CUtensorMap& h_map,
     const std::size_t tile = tile_of(c);
     const out_stage s = out_at(smem, st);
     const shared_buf x = buf_at(smem, b);
-    if (p.o) mbar_wait(bars.out_full(st), (c / k_stages) & 1); // this chunk's qg, Aqk
+    if (with_o) mbar_wait(bars.out_full(st), (c / k_stages) & 1); // this chunk's qg, Aqk
     named_sync(k_bar_out, k_group); // every output warp is past chunk c - 1: its stage may be refilled
-    if (p.o && c >= 1 && c - 1 + k_stages < n && g == 0) mbar_arrive(bars.out_empty((c - 1) % k_stages));
+    if (with_o && c >= 1 && c - 1 + k_stages < n && g == 0) mbar_arrive(bars.out_empty((c - 1) % k_stages));
 
     named_sync(bar_h_full(b), 2 * k_group);
     if (BOX && g == 0) {
@@ -293,9 +297,9 @@ __device__ void output_role(const fwd_state_params& p, const CUtensorMap& h_map,
       bulk_commit();
     }
     frag_c ao[2] = {};
-    if (p.o) rows_times_h<BOX>(ao, s.qg, R0, x.h, lane);
+    if (with_o) rows_times_h<BOX>(ao, s.qg, R0, x.h, lane);
     named_sync(bar_vn_full(b), 2 * k_group);
-    if (p.o) {
+    if (with_o) {
 #pragma unroll
       for (int kk = 0; kk < 4; ++kk) {
         std::uint32_t a[4];
@@ -314,7 +318,12 @@ __device__ void output_role(const fwd_state_params& p, const CUtensorMap& h_map,
       if (BOX && g == 0) bulk_wait_read<0>();
       named_arrive(bar_buf_free(b), 2 * k_group);
     }
-    if (p.o) {
+    // fwd_output's flags (every k_publish_every chunks and after the last): h by the copy engine,
+    // v_new by the chain warps before bar_vn_full
+    if (BOX && !with_o && p.out_ready && (c % k_publish_every == k_publish_every - 1 || c == n - 1) && g == 0) {
+      publish_vtile_slots(p.out_ready, p.out_epoch, c - c % k_publish_every, c, tile_of, vt);
+    }
+    if (with_o) {
 #pragma unroll
       for (int hh = 0; hh < 2; ++hh) {
         const int t = k_chunk * c + R0 + gid + 8 * hh;
@@ -339,6 +348,10 @@ __global__ void __launch_bounds__(k_threads, 1)
   const serial_cta cta = serial_cta_of(blockIdx.x, p.heads, v_dim / VT);
   const seq_info sq = p.seqs[p.seq_order[cta.seq_rank]];
   const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+  // o here, or (o_apart: the saved path's long sequences, v34) by fwd_output, which may then be
+  // scheduled beside this pass
+  const bool with_o = p.o && !o_apart(p, sq);
+  if (p.out_ready) allow_dependent_launch();
   if (threadIdx.x == 0) {
     const stage_bars bars = bars_of(smem);
     for (int b = 0; b < k_stages; ++b) {
@@ -353,9 +366,9 @@ __global__ void __launch_bounds__(k_threads, 1)
   if (warp < 4) {
     chain_role<BOX>(p, smem, sq, cta.head, cta.vt, warp, lane);
   } else if (warp < 8) {
-    output_role<BOX>(p, h_map, smem, sq, cta.head, cta.vt, warp - 4, lane);
+    output_role<BOX>(p, h_map, smem, sq, cta.head, cta.vt, with_o, warp - 4, lane);
   } else {
-    producer_role(p, maps, smem, sq, cta.head, cta.vt, lane);
+    producer_role(p, maps, smem, sq, cta.head, cta.vt, with_o, lane);
   }
   if (threadIdx.x == 0) wait_prerequisite_grids();
 }

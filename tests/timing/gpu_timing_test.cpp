@@ -53,17 +53,21 @@ TEST_F(gpu_timing, every_method_gives_one_positive_sample_per_round) {
 }
 
 TEST_F(gpu_timing, a_graph_replay_gives_the_eager_bits) {
+  // Both paths: captured, the saved path's fwd_output runs after the state pass without flags.
   const host_inputs in = m2_inputs();
-  device_row row(lib(), in, bwd_path::replay);
-  row.poison_outputs();
-  row.run(op_kind::fwd, nullptr);
-  const host_outputs eager = row.download(false);
-  row.poison_outputs();
-  timing_engine engine(timing_method{1, 2, 0, false, true, false}, l2_bytes(), nullptr);
-  engine.time([&](cudaStream_t st) { row.run(op_kind::fwd, st); }, "m2 fwd");
-  const host_outputs replayed = row.download(false);
-  ASSERT_EQ(eager.o.size(), replayed.o.size());
-  EXPECT_EQ(std::memcmp(eager.o.data(), replayed.o.data(), eager.o.size() * sizeof(float)), 0);
+  for (const bwd_path path : {bwd_path::replay, bwd_path::saved}) {
+    device_row row(lib(), in, path);
+    row.poison_outputs();
+    row.run(op_kind::fwd, nullptr);
+    const host_outputs eager = row.download(false);
+    row.poison_outputs();
+    timing_engine engine(timing_method{1, 2, 0, false, true, false}, l2_bytes(), nullptr);
+    engine.time([&](cudaStream_t st) { row.run(op_kind::fwd, st); }, "m2 fwd");
+    const host_outputs replayed = row.download(false);
+    ASSERT_EQ(eager.o.size(), replayed.o.size());
+    EXPECT_EQ(std::memcmp(eager.o.data(), replayed.o.data(), eager.o.size() * sizeof(float)), 0)
+        << (path == bwd_path::saved ? "saved" : "replay");
+  }
 }
 
 TEST_F(gpu_timing, interleaved_sets_follow_their_callables) {
