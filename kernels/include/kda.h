@@ -96,9 +96,10 @@ KDA_API void kda_plan_destroy(kda_plan* plan);
 KDA_API size_t kda_saved_bytes(const kda_plan* plan);
 
 /* stream: a cudaStream_t (0 = the legacy default stream). A plan's calls (kda_fwd, kda_bwd,
- * kda_run_stage) must be ordered on one stream: they share the plan's workspace, and a state pass
- * may start before the intra stage before it ends, waiting on the plan's per-tile ready flags
- * (not in calls captured into a CUDA graph: there the stages run one after the other). */
+ * kda_run_stage) must be ordered on one stream: they share the plan's workspace, and a stage may
+ * start before the stage that feeds it ends (a state pass beside the intra stage, fwd_output
+ * beside the state pass, bwd_grad beside bwd_dh), waiting on the plan's per-tile ready flags (not
+ * in calls captured into a CUDA graph: there the stages run one after the other). */
 KDA_API kda_status kda_fwd(const kda_plan* plan, const kda_fwd_args* args, void* stream);
 KDA_API kda_status kda_bwd(const kda_plan* plan, const kda_bwd_args* args, void* stream);
 
