@@ -316,7 +316,8 @@ kda_status run_bwd_stage(const kda_plan* plan, const kda_bwd_args* a, int stage,
     const dh_flags f = dh_flags_for(plan, st);
     const kda::dev::bwd_dh_params p{plan->seqs, plan->seq_order, plan->problem.heads, t.w, t.qg, t.qg_lo, t.kg,
                                     t.Aqk, t.gC, static_cast<const __nv_bfloat16*>(a->d_o), plan->dh,
-                                    plan->dvn, plan->dvn_lo, plan->tiles(), f.flags, f.epoch + 1};
+                                    plan->dvn, plan->dvn_lo, plan->tiles(), f.flags, f.epoch + 1,
+                                    plan->dh_narrow_tiles};
     e = kda::dev::launch_bwd_dh(p, plan->num_seqs, plan->state_vtile, st);
     if (e == cudaSuccess && f.flags) plan->dh_epoch = f.epoch + 1;
     break;
@@ -450,6 +451,11 @@ kda_status kda_plan_create(const kda_problem* problem, kda_plan** out) {
   if (const char* env = std::getenv("KDA_STATE_VTILE")) {
     const int v = std::atoi(env);
     if (v == 16 || v == 32 || v == 64) plan->state_vtile = v;
+  }
+  // Tuning override for experiments (the bits do not depend on it): KDA_DH_NARROW_TILES=1|2.
+  if (const char* env = std::getenv("KDA_DH_NARROW_TILES")) {
+    const int v = std::atoi(env);
+    if (v == 1 || v == 2) plan->dh_narrow_tiles = v;
   }
   const std::size_t tiles = plan->tiles();
   cudaError_t e = cudaSuccess;

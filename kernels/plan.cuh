@@ -14,6 +14,10 @@ struct kda_plan {
   int num_seqs = 0;
   int num_chunks = 0;
   int state_vtile = 64; // V columns per CTA of the forward state pass
+  // V tiles per CTA of the 16-column bwd_dh (bwd_dh_params::narrow_tiles): with 2 the pass holds
+  // half as many SMs for a chain step about 21 % longer, and bwd_grad beside it gets the rest
+  // (v35 with v37 in docs/perf-log.md: R2 bwd -12 to -14 %, m2 -4 to -6 %).
+  int dh_narrow_tiles = 2;
   std::vector<int> cu_seqlens;
 
   kda::dev::chunk_info* chunks = nullptr; // device

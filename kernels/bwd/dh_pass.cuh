@@ -38,6 +38,9 @@ struct bwd_dh_params {
   // passes, and calls captured into a graph, where bwd_grad runs after the pass).
   unsigned* ready;
   unsigned epoch;
+  // V tiles of 16 columns per CTA of the 16-column pass, 1 or 2 (v35; kda_plan::dh_narrow_tiles):
+  // with 2 a CTA runs two chains on one SM and shares their input copies. No bit depends on it.
+  int narrow_tiles;
 };
 
 constexpr int k_dh_threads = 256; // the warps that compute; both kernels add a producer warp

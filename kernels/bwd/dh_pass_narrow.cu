@@ -1,16 +1,21 @@
 // Backward stages 1+2 for V tiles of 16 columns (dh_pass.cuh): the same per-chunk maths as
 // dh_pass.cu, with the warps split by role so that a chunk step of the reverse recurrence waits
-// for nothing but its own products.
-//   chain warps 0-3   dv_new = Aqk^T do + kg dh     (row block `warp`, 16 columns)
+// for nothing but its own products. A CTA carries NV V tiles of 16 columns (NV = 1 or 2,
+// bwd_dh_params::narrow_tiles; v35): per V tile t
+//   chain warps 4t..4t+3  dv_new = Aqk^T do + kg dh     (row block `warp`, 16 columns)
 //                     dh = diag(exp(gamma_C)) dh + qg^T do + w^T (-dv_new)  (state rows [32 warp, +32))
-//   output warps 4-7  the stores of dh and dv_new (from double-buffered shared copies; one thread
-//                     has the copy engine store them, v29), then the tile's ready flag for
+//   output warp 4NV + t   the stores of dh and dv_new (from double-buffered shared copies; its lane
+//                     0 has the copy engine store them, v29), then the tile's ready flag for
 //                     bwd_grad, which may already run beside this pass
+// The V tiles of a CTA share the producer's copies of w, qg, qg_lo, kg and Aqk and nothing else:
+// each has its own do, exp(gamma_C), buffers and barriers. Two chains on one SM lengthen the chain
+// step (R2: 0.152 -> 0.184 ms for the pass) but hold half as many SMs, which bwd_grad beside the
+// pass uses (docs/perf-log.md, v35 and v37).
 // Aqk^T do needs no dh: the chain warps compute it for the next chunk at the end of a step, off
 // the dh -> dh chain, from do and Aqk loaded two chunks ahead (three stages of the small tiles);
 // the [64][128] tiles (w, qg and its lo half, kg) are loaded one chunk ahead (two stages: three of
 // them and the x buffers would not fit in shared memory since v10's qg_lo).
-//   producer warp 8   copies w, qg, qg_lo, kg (wide stage) and Aqk (small stage)
+//   producer warp 5NV copies w, qg, qg_lo, kg (wide stage) and Aqk (small stage)
 // The producer's copies are whole [64][64] boxes for the copy engine (common/tile_maps.cuh: 8 KB a
 // copy, 128-byte swizzled shared layout), completing on mbarriers (common/mbarrier.cuh); the chain
 // warps copy do and exp(gamma_C) of the small stage themselves (cp.async). Before v18 the chain
@@ -34,26 +39,30 @@ namespace kda::dev {
 namespace {
 
 constexpr int VT = 16;
-constexpr int k_group = 128;   // threads of the chain role and of the output role
-constexpr int k_threads = 2 * k_group + 32; // chain, output, producer warp
+constexpr int k_chain = 128;   // threads of a V tile's chain role
+constexpr int k_out = 32;      // threads of a V tile's output role (its lane 0 stores)
+constexpr int k_tile_group = k_chain + k_out; // the threads that meet at a V tile's buffer barriers
+// chain warps of every V tile, their output warps, the producer warp
+constexpr int threads_for(int nv) { return nv * k_tile_group + 32; }
 constexpr int k_ld = VT + 8; // bf16 row stride of the padded [.][16] tiles (do, -dv_new)
 constexpr int k_small_stages = 3; // do, Aqk, exp(gamma_C): two chunks ahead
 constexpr int k_publish_every = 8; // chunks per ready-flag publication (the output thread)
 constexpr int k_wide_stages = 2;  // w, qg, qg_lo, kg: one chunk ahead
 
-// Barrier ids (common/named_barrier.cuh): the groups meet at dh_full, dvn_full (chain arrives,
-// output waits) and buf_free (output arrives, chain waits), one of each per buffer; chain is the
-// chain group's own.
-constexpr int k_bar_chain = 1;
-__device__ __forceinline__ int bar_dh_full(int b) { return 2 + b; }
-__device__ __forceinline__ int bar_dvn_full(int b) { return 4 + b; }
-__device__ __forceinline__ int bar_buf_free(int b) { return 6 + b; }
+// Barrier ids (common/named_barrier.cuh), 7 per V tile t of the CTA: the groups meet at dh_full,
+// dvn_full (chain arrives, output waits) and buf_free (output arrives, chain waits), one of each
+// per buffer; chain is the chain group's own. NV = 2 uses ids 1 - 14 of 16.
+__device__ __forceinline__ int bar_chain(int t) { return 1 + 7 * t; }
+__device__ __forceinline__ int bar_dh_full(int t, int b) { return 2 + 7 * t + b; }
+__device__ __forceinline__ int bar_dvn_full(int t, int b) { return 4 + 7 * t + b; }
+__device__ __forceinline__ int bar_buf_free(int t, int b) { return 6 + 7 * t + b; }
 
 // Where the output thread's copy-engine stores go (common/tile_maps.cuh): dh, dv_new, its lo half.
 struct dh_out_maps {
   CUtensorMap dh, dvn, lo;
 };
 
+template <int NV>
 struct narrow_smem {
   // wide stage: w, qg, qg_lo, kg [64][128] bf16 swizzled (tile_maps.cuh), in this order
   static constexpr std::size_t w = 0;
@@ -61,14 +70,17 @@ struct narrow_smem {
   static constexpr std::size_t qg_lo = qg + 2 * k_box_bytes;
   static constexpr std::size_t kg = qg_lo + 2 * k_box_bytes;
   static constexpr std::size_t wide_stage = kg + 2 * k_box_bytes;
-  // small stage: Aqk [64][64] bf16 swizzled, do [64][24] bf16, exp(gamma_C) [128] fp32; stages on
-  // 1024-byte boundaries for the swizzled boxes
+  // small stage: Aqk [64][64] bf16 swizzled, then per V tile do [64][24] bf16 and exp(gamma_C)
+  // [128] fp32 (each V tile's chain warps copy their own, so that no barrier spans two tiles);
+  // stages on 1024-byte boundaries for the swizzled boxes
   static constexpr std::size_t small_base = k_wide_stages * wide_stage;
   static constexpr std::size_t Aqk = 0;
-  static constexpr std::size_t dO = Aqk + k_box_bytes;
+  static constexpr std::size_t per_tile = Aqk + k_box_bytes;
+  static constexpr std::size_t dO = 0; // within a V tile's part
   static constexpr std::size_t gC = dO + 64 * k_ld * 2;
-  static constexpr std::size_t small_stage = box_aligned(gC + 128 * 4);
-  // per buffer b: dh [128][16], dv_new and its lo half [64][16] in the 32-byte swizzle
+  static constexpr std::size_t tile_part = gC + 128 * 4;
+  static constexpr std::size_t small_stage = box_aligned(per_tile + NV * tile_part);
+  // per V tile and buffer b: dh [128][16], dv_new and its lo half [64][16] in the 32-byte swizzle
   // (swz32_offset: the copy engine stores each as one box; before v29, [.][24] and 16-byte stores
   // by the output warps, which cost the pass 17 %), -dv_new [64][24] (bf16)
   static constexpr std::size_t x_base = small_base + k_small_stages * small_stage;
@@ -79,7 +91,7 @@ struct narrow_smem {
   static constexpr std::size_t x_buf = box_aligned(x_neg + 64 * k_ld * 2);
   static_assert(x_base % 1024 == 0, "the swizzled buffers need 256-byte alignment");
   // mbarriers: wide full [2], small full [3], wide empty [2], small empty [3] (mbarrier.cuh)
-  static constexpr std::size_t bars = x_base + 2 * x_buf;
+  static constexpr std::size_t bars = x_base + 2 * NV * x_buf;
   static constexpr std::size_t bytes = bars + 2 * (k_wide_stages + k_small_stages) * 8;
   static_assert(bars % 8 == 0, "mbarrier alignment");
   static_assert(bytes <= 227 * 1024, "one CTA per SM");
@@ -87,7 +99,6 @@ struct narrow_smem {
   static constexpr std::uint32_t wide_bytes = 8 * k_box_bytes;
   static constexpr std::uint32_t small_bytes = k_box_bytes;
 };
-
 
 struct stage_bars {
   std::uint64_t* base;
@@ -98,8 +109,9 @@ struct stage_bars {
     return base + 2 * k_wide_stages + k_small_stages + it % k_small_stages;
   }
 };
+template <int NV>
 __device__ __forceinline__ stage_bars bars_of(unsigned char* smem) {
-  return {reinterpret_cast<std::uint64_t*>(smem + narrow_smem::bars)};
+  return {reinterpret_cast<std::uint64_t*>(smem + narrow_smem<NV>::bars)};
 }
 // The phase parity of iteration it's use of its stage (stages of `depth` buffers).
 __device__ __forceinline__ std::uint32_t use_parity(int it, int depth) { return (it / depth) & 1; }
@@ -108,49 +120,57 @@ struct shared_buf {
   __nv_bfloat16 *dh, *dvn, *neg, *lo;
 };
 
-// The stage of iteration it: its wide tiles from wide stage it % 2, its small ones from small
-// stage it % 3 (the loads of chunk n - 1 - it go to the same places).
-__device__ __forceinline__ dh_stage stage_at(unsigned char* smem, int it) {
-  using L = narrow_smem;
+// The stage of iteration it as V tile t of the CTA sees it: the wide tiles from wide stage it % 2,
+// Aqk and the tile's own do and exp(gamma_C) from small stage it % 3 (the loads of chunk n - 1 - it
+// go to the same places).
+template <int NV>
+__device__ __forceinline__ dh_stage stage_at(unsigned char* smem, int it, int t) {
+  using L = narrow_smem<NV>;
   unsigned char* w = smem + (it % k_wide_stages) * L::wide_stage;
   unsigned char* s = smem + L::small_base + (it % k_small_stages) * L::small_stage;
+  unsigned char* own = s + L::per_tile + t * L::tile_part;
   return {reinterpret_cast<__nv_bfloat16*>(w + L::w),  reinterpret_cast<__nv_bfloat16*>(w + L::qg),
           reinterpret_cast<__nv_bfloat16*>(w + L::qg_lo), reinterpret_cast<__nv_bfloat16*>(w + L::kg),
-          reinterpret_cast<__nv_bfloat16*>(s + L::dO), reinterpret_cast<__nv_bfloat16*>(s + L::Aqk),
-          reinterpret_cast<float*>(s + L::gC)};
+          reinterpret_cast<__nv_bfloat16*>(own + L::dO), reinterpret_cast<__nv_bfloat16*>(s + L::Aqk),
+          reinterpret_cast<float*>(own + L::gC)};
 }
-__device__ __forceinline__ shared_buf buf_at(unsigned char* smem, int b) {
-  unsigned char* s = smem + narrow_smem::x_base + b * narrow_smem::x_buf;
-  return {reinterpret_cast<__nv_bfloat16*>(s + narrow_smem::x_dh), reinterpret_cast<__nv_bfloat16*>(s + narrow_smem::x_dvn),
-          reinterpret_cast<__nv_bfloat16*>(s + narrow_smem::x_neg), reinterpret_cast<__nv_bfloat16*>(s + narrow_smem::x_lo)};
+// Buffer b of V tile t.
+template <int NV>
+__device__ __forceinline__ shared_buf buf_at(unsigned char* smem, int t, int b) {
+  using L = narrow_smem<NV>;
+  unsigned char* s = smem + L::x_base + (2 * t + b) * L::x_buf;
+  return {reinterpret_cast<__nv_bfloat16*>(s + L::x_dh), reinterpret_cast<__nv_bfloat16*>(s + L::x_dvn),
+          reinterpret_cast<__nv_bfloat16*>(s + L::x_neg), reinterpret_cast<__nv_bfloat16*>(s + L::x_lo)};
 }
 
 // The chain threads' 16-byte copies of do [64][16] of this V tile, token rows of [T, H, V]
 // (g = 0..127; common/serial_copies.cuh).
-using do_copies = row_copies<2, k_group>;
+using do_copies = row_copies<2, k_chain>;
 
 // The producer warp: iteration it's (chunk n - 1 - it's) boxes (lane 0: Aqk; lanes 0-7: w, qg,
-// qg_lo, kg), each stage once the chain has released its previous use. Small stage first: it runs
-// two iterations ahead, the wide one one ahead.
+// qg_lo, kg), each stage once the chains of every V tile have released its previous use. Small
+// stage first: it runs two iterations ahead, the wide one one ahead.
+template <int NV>
 __device__ void producer_role(const bwd_dh_params& p, const dh_maps& maps, unsigned char* smem, const seq_info& sq,
                               int head, int lane) {
-  const stage_bars bars = bars_of(smem);
+  using L = narrow_smem<NV>;
+  const stage_bars bars = bars_of<NV>(smem);
   const int n = sq.num_chunks;
   for (int it = 0; it < n; ++it) {
-    const dh_stage s = stage_at(smem, it);
+    const dh_stage s = stage_at<NV>(smem, it, 0);
     const std::size_t tile = seq_tile(sq, n - 1 - it, p.heads, head);
     if (it >= k_small_stages) mbar_wait(bars.small_empty(it), use_parity(it, k_small_stages) ^ 1);
     if (lane == 0) {
-      mbar_expect_bytes(bars.small_full(it), narrow_smem::small_bytes);
+      mbar_expect_bytes(bars.small_full(it), L::small_bytes);
       copy_tile_box(s.Aqk, maps.Aqk, 0, tile, bars.small_full(it));
     }
     // (produce_begin's steps, written out: its form compiles differently here, and this one is
     // the code measured in session 12)
     if (it >= k_wide_stages) mbar_wait(bars.wide_empty(it), use_parity(it, k_wide_stages) ^ 1);
-    if (lane == 0) mbar_expect_bytes(bars.wide_full(it), narrow_smem::wide_bytes);
+    if (lane == 0) mbar_expect_bytes(bars.wide_full(it), L::wide_bytes);
     __syncwarp();
     if (lane < 8) {
-      static_assert(narrow_smem::kg - narrow_smem::w == 3 * 2 * k_box_bytes, "wide tiles in map order");
+      static_assert(L::kg - L::w == 3 * 2 * k_box_bytes, "wide tiles in map order");
       unsigned char* const dst = reinterpret_cast<unsigned char*>(s.w) + (lane >> 1) * 2 * k_box_bytes; // tile lane / 2
       copy_tile_box(dst, maps.wide[lane >> 1], lane & 1, tile, bars.wide_full(it));
     }
@@ -169,33 +189,35 @@ __device__ __forceinline__ void aqk_t_do(frag_c (&dv)[2], const dh_stage& s, int
   }
 }
 
-// Chain warp `warp` (0-3) over the sequence's chunks, last first.
-__device__ void chain_role(const bwd_dh_params& p, unsigned char* smem, const seq_info& sq, int head, int vt,
+// Chain warp `warp` (0-3) of V tile t (of the CTA; vt of the head) over the sequence's chunks, last
+// first.
+template <int NV>
+__device__ void chain_role(const bwd_dh_params& p, unsigned char* smem, const seq_info& sq, int head, int t, int vt,
                            int warp, int lane) {
   const int g = warp * 32 + lane, gid = lane >> 2, tig = lane & 3, n = sq.num_chunks;
   const int RB = warp, R0 = 16 * warp, S0 = 32 * warp; // dv_new rows [R0, +16); state rows [S0, +32)
   const do_copies copies(g, p.heads * v_dim, k_ld, 8, VT * vt);
-  const stage_bars bars = bars_of(smem);
+  const stage_bars bars = bars_of<NV>(smem);
   // iteration it handles chunk n - 1 - it from stage_at(it): its small tiles loaded two
   // iterations ahead, its wide ones one iteration ahead
-  if (n > 0) load_do_gC(p, stage_at(smem, 0), sq, n - 1, head, copies, k_ld, g);
+  if (n > 0) load_do_gC(p, stage_at<NV>(smem, 0, t), sq, n - 1, head, copies, k_ld, g);
   cp_async_commit();
-  if (n > 1) load_do_gC(p, stage_at(smem, 1), sq, n - 2, head, copies, k_ld, g);
+  if (n > 1) load_do_gC(p, stage_at<NV>(smem, 1, t), sq, n - 2, head, copies, k_ld, g);
   cp_async_commit();
   cp_async_wait<1>();
   if (n > 0) mbar_wait(bars.small_full(0), 0);
-  named_sync(k_bar_chain, k_group); // stage 0's small tiles visible
+  named_sync(bar_chain(t), k_chain); // stage 0's small tiles visible
   frag_c dv[2];
-  if (n > 0) aqk_t_do(dv, stage_at(smem, 0), RB, lane);
+  if (n > 0) aqk_t_do(dv, stage_at<NV>(smem, 0, t), RB, lane);
 
   frag_c dhf[2][2] = {}; // dh rows S0 + 16 mt + gid (+8), cols 8 nt + 2 tig (+1); zero after the last chunk
   for (int it = 0; it < n; ++it) {
     const int b = it & 1;
-    const dh_stage s = stage_at(smem, it);
-    const shared_buf x = buf_at(smem, b);
+    const dh_stage s = stage_at<NV>(smem, it, t);
+    const shared_buf x = buf_at<NV>(smem, t, b);
 
     // dh (FP32 registers) -> bf16 in buffer b, once the output warps have stored iteration it - 2's
-    if (it >= 2) named_sync(bar_buf_free(b), 2 * k_group);
+    if (it >= 2) named_sync(bar_buf_free(t, b), k_tile_group);
     unsigned char* const xdh = reinterpret_cast<unsigned char*>(x.dh);
 #pragma unroll
     for (int mt = 0; mt < 2; ++mt) {
@@ -211,15 +233,16 @@ __device__ void chain_role(const bwd_dh_params& p, unsigned char* smem, const se
     mbar_wait(bars.wide_full(it), use_parity(it, k_wide_stages));
     if (it + 1 < n) mbar_wait(bars.small_full(it + 1), use_parity(it + 1, k_small_stages));
     // dh visible to every chain warp; this iteration's wide tiles and the next one's small tiles too
-    named_sync(k_bar_chain, k_group);
-    named_arrive(bar_dh_full(b), 2 * k_group);
-    // every chain warp is past iteration it - 1: its stages may be refilled (its small stage held
-    // chunk it - 1's do, Aqk and exp(gamma_C), read through its dh step)
+    named_sync(bar_chain(t), k_chain);
+    named_arrive(bar_dh_full(t, b), k_tile_group);
+    // every chain warp of this V tile is past iteration it - 1: its stages may be refilled once
+    // the other V tiles' are too (the empty barriers count one arrival a V tile; its small stage
+    // held chunk it - 1's do, Aqk and exp(gamma_C), read through its dh step)
     if (it >= 1 && g == 0) {
       if (it - 1 + k_wide_stages < n) mbar_arrive(bars.wide_empty(it - 1));
       if (it - 1 + k_small_stages < n) mbar_arrive(bars.small_empty(it - 1));
     }
-    if (it + 2 < n) load_do_gC(p, stage_at(smem, it + 2), sq, n - 3 - it, head, copies, k_ld, g);
+    if (it + 2 < n) load_do_gC(p, stage_at<NV>(smem, it + 2, t), sq, n - 3 - it, head, copies, k_ld, g);
     cp_async_commit();
 
     // dv_new = Aqk^T do (computed at the end of the last step) + kg dh
@@ -249,77 +272,84 @@ __device__ void chain_role(const bwd_dh_params& p, unsigned char* smem, const se
     // dh = diag(exp(gamma_C)) dh + qg^T do + qg_lo^T do for state rows [S0, +32): no dv_new
     // needed, so issued before the barrier (dh_pass.cu's order)
     dh_decay_and_qg_terms(dhf, s, k_ld, S0, lane);
-    named_sync(k_bar_chain, k_group); // dv_new visible to every chain warp
-    named_arrive(bar_dvn_full(b), 2 * k_group);
+    named_sync(bar_chain(t), k_chain); // dv_new visible to every chain warp
+    named_arrive(bar_dvn_full(t, b), k_tile_group);
 
     // dh += w^T (-dv_new)
     dh_w_terms(dhf, s, x.neg, k_ld, S0, lane);
     // the next chunk's Aqk^T do: its stage is visible since this step's first barrier
-    if (it + 1 < n) aqk_t_do(dv, stage_at(smem, it + 1), RB, lane);
+    if (it + 1 < n) aqk_t_do(dv, stage_at<NV>(smem, it + 1, t), RB, lane);
   }
 }
 
-// Output warp `ow` (0-3, warp 4 + ow): dh and dv_new of each chunk to global memory. Its thread
-// g = 0 has the copy engine store them from buffer b (three boxes) and waits until they are read
-// before buffer b may be refilled; the other output threads only keep the barriers' counts.
+// The output warp of V tile t (of the CTA; vt of the head): dh and dv_new of each chunk to global
+// memory. Its lane 0 has the copy engine store them from buffer b (three boxes) and waits until
+// they are read before buffer b may be refilled; the other lanes only keep the barriers' counts.
+// (Until v35 four output warps a V tile, from when they stored with 16-byte stores.)
 // Publication (every k_publish_every chunks and after the last; one GPU-scope fence for several
 // flags): the same thread, publish_vtile_slots (common/ready_flags.cuh); bwd_grad acquires the
 // flags before it reads the tiles.
+template <int NV>
 __device__ void output_role(const bwd_dh_params& p, const dh_out_maps& out, unsigned char* smem, const seq_info& sq,
-                            int head, int vt, int ow, int lane) {
-  const int g = ow * 32 + lane, n = sq.num_chunks;
+                            int head, int t, int vt, int lane) {
+  const int n = sq.num_chunks;
   for (int it = 0; it < n; ++it) {
     const int b = it & 1;
     const std::size_t tile = seq_tile(sq, n - 1 - it, p.heads, head);
-    const shared_buf x = buf_at(smem, b);
-    named_sync(bar_dh_full(b), 2 * k_group);
-    if (g == 0) store_box(out.dh, x.dh, VT * vt, tile * k_dim); // rows [128 tile, +128) of [tiles * 128][128]
-    named_sync(bar_dvn_full(b), 2 * k_group);
-    if (g == 0) {
+    const shared_buf x = buf_at<NV>(smem, t, b);
+    named_sync(bar_dh_full(t, b), k_tile_group);
+    if (lane == 0) store_box(out.dh, x.dh, VT * vt, tile * k_dim); // rows [128 tile, +128) of [tiles * 128][128]
+    named_sync(bar_dvn_full(t, b), k_tile_group);
+    if (lane == 0) {
       store_box(out.dvn, x.dvn, VT * vt, tile * k_chunk); // rows [64 tile, +64) of [tiles * 64][128]
       store_box(out.lo, x.lo, VT * vt, tile * k_chunk);
       bulk_commit();
     }
     // dh and dv_new of buffer b are read: the chain may refill it two iterations on
     if (it + 2 < n) {
-      if (g == 0) bulk_wait_read<0>();
-      named_arrive(bar_buf_free(b), 2 * k_group);
+      if (lane == 0) bulk_wait_read<0>();
+      named_arrive(bar_buf_free(t, b), k_tile_group);
     }
-    if (p.ready && (it % k_publish_every == k_publish_every - 1 || it == n - 1) && g == 0) {
+    if (p.ready && (it % k_publish_every == k_publish_every - 1 || it == n - 1) && lane == 0) {
       publish_vtile_slots(p.ready, p.epoch, it - it % k_publish_every, it,
                           [&](int j) { return seq_tile(sq, n - 1 - j, p.heads, head); }, vt);
     }
   }
-  if (g == 0) bulk_wait<0>(); // every store is written before the CTA ends
+  if (lane == 0) bulk_wait<0>(); // every store is written before the CTA ends
 }
 
-__global__ void __launch_bounds__(k_threads, 1)
+template <int NV>
+__global__ void __launch_bounds__(threads_for(NV), 1)
     bwd_dh_narrow_kernel(const bwd_dh_params p, const __grid_constant__ dh_maps maps,
                          const __grid_constant__ dh_out_maps out) {
   extern __shared__ __align__(1024) unsigned char smem[]; // the swizzled boxes need 1024-byte alignment
-  const serial_cta cta = serial_cta_of(blockIdx.x, p.heads, v_dim / VT);
+  const serial_cta cta = serial_cta_of(blockIdx.x, p.heads, v_dim / VT / NV); // cta.vt: the group of NV tiles
   const seq_info sq = p.seqs[p.seq_order[cta.seq_rank]];
   const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
   allow_dependent_launch(); // bwd_grad may be scheduled beside this pass (it waits per tile)
   if (threadIdx.x == 0) {
-    const stage_bars bars = bars_of(smem);
+    const stage_bars bars = bars_of<NV>(smem);
     for (int it = 0; it < k_wide_stages; ++it) {
       mbar_init(bars.wide_full(it), 1);
-      mbar_init(bars.wide_empty(it), 1);
+      mbar_init(bars.wide_empty(it), NV); // one arrival per V tile
     }
     for (int it = 0; it < k_small_stages; ++it) {
       mbar_init(bars.small_full(it), 1);
-      mbar_init(bars.small_empty(it), 1);
+      mbar_init(bars.small_empty(it), NV);
     }
     fence_mbar_init();
   }
   __syncthreads(); // the barriers exist before any copy or arrival reaches them
-  if (warp < 4) {
-    chain_role(p, smem, sq, cta.head, cta.vt, warp, lane);
-  } else if (warp < 8) {
-    output_role(p, out, smem, sq, cta.head, cta.vt, warp - 4, lane);
+  // Chain warps first (V tile t: warps 4t..4t+3), so that each sub-partition (warp % 4) holds one
+  // chain warp of every V tile; then the output warps, then the producer.
+  if (warp < 4 * NV) {
+    const int t = warp >> 2;
+    chain_role<NV>(p, smem, sq, cta.head, t, NV * cta.vt + t, warp & 3, lane);
+  } else if (warp < 5 * NV) {
+    const int t = warp - 4 * NV;
+    output_role<NV>(p, out, smem, sq, cta.head, t, NV * cta.vt + t, lane);
   } else {
-    producer_role(p, maps, smem, sq, cta.head, lane);
+    producer_role<NV>(p, maps, smem, sq, cta.head, lane);
   }
 }
 
@@ -333,8 +363,12 @@ cudaError_t launch_bwd_dh_narrow(const bwd_dh_params& p, int num_seqs, cudaStrea
                                  std::tuple{&out.lo, p.dvn_lo_out, k_chunk}}) {
     if (const cudaError_t e = make_rows_map(map, base, p.num_tiles * rows, v_dim, rows, VT); e != cudaSuccess) return e;
   }
-  return launch_serial<bwd_dh_narrow_kernel>(p, num_seqs, v_dim / VT, k_threads, narrow_smem::bytes,
-                                             serial_launch::plain, stream, maps, out);
+  if (p.narrow_tiles == 2) {
+    return launch_serial<bwd_dh_narrow_kernel<2>>(p, num_seqs, v_dim / VT / 2, threads_for(2), narrow_smem<2>::bytes,
+                                                  serial_launch::plain, stream, maps, out);
+  }
+  return launch_serial<bwd_dh_narrow_kernel<1>>(p, num_seqs, v_dim / VT, threads_for(1), narrow_smem<1>::bytes,
+                                                serial_launch::plain, stream, maps, out);
 }
 
 } // namespace kda::dev

@@ -957,7 +957,7 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1)
     if (tid == 0) p.dA_part[tile] = s_red[0];
   }
   // Launched beside bwd_dh: complete only after it, so that later work in the stream is after both.
-  if (p.dh_ready && tid == 0) wait_prerequisite_grids();
+  if (p.dh_ready) complete_after_prerequisite_grids();
 }
 
 __global__ void bwd_reduce_kernel(const float* dA_part, const float* ddt_part, int num_chunks, int heads,

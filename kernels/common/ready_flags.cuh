@@ -113,4 +113,14 @@ __device__ __forceinline__ void await_vtile_slots(const unsigned* ready, std::si
 // ordered after the state pass in the stream is also ordered after the intra stage.
 __device__ __forceinline__ void wait_prerequisite_grids() { asm volatile("griddepcontrol.wait;\n" ::: "memory"); }
 
+// A consumer launched beside the pass that feeds it (bwd_grad beside bwd_dh, fwd_output beside the
+// state pass) must not complete before that pass, so that later work in the stream is ordered
+// after both. One waiting thread of the grid suffices: the grid completes only once every CTA has
+// left. The grid's last CTA waits (dispatched last, its tile published last: it would wait for
+// its flags anyway). Before v37 every CTA waited, so a CTA whose tile was done early held its SM
+// until the pass ended: beside the chain, each free SM finished one tile and then idled.
+__device__ __forceinline__ void complete_after_prerequisite_grids() {
+  if (blockIdx.x == gridDim.x - 1 && threadIdx.x == 0) wait_prerequisite_grids();
+}
+
 } // namespace kda::dev

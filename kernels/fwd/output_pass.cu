@@ -126,7 +126,7 @@ __global__ void __launch_bounds__(k_threads, 2) fwd_output_kernel(const fwd_outp
     *reinterpret_cast<uint4*>(p.o + (static_cast<std::size_t>(ci.start + i) * H + head) * v_dim + seg * 8) =
         *reinterpret_cast<const uint4*>(s_o + i * k_ld + seg * 8);
   }
-  if (p.state_ready && tid == 0) wait_prerequisite_grids(); // later work in the stream after the state pass
+  if (p.state_ready) complete_after_prerequisite_grids(); // later work in the stream after the state pass
 }
 
 } // namespace
