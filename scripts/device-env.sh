@@ -19,6 +19,15 @@ gpu_tests() {
   done
 }
 
+# gpu_timing_tests [LIBRARY]: the timing GPU tests (graph replay, interleaved sets, clocks) against
+# LIBRARY (default $LIB, else the carried libkda.so); $out/gpu_timing_tests.log; prints the exit
+# code and the pass/fail counts.
+gpu_timing_tests() {
+  local lib=${1:-${LIB:-$bin/libkda.so}} log="$out/gpu_timing_tests.log"
+  KDA_LIBRARY=$lib timeout 120 $bin/gpu_timing_tests > "$log" 2>&1
+  echo "gpu_timing_tests exit $?: $(grep -E '^\[  (PASSED|FAILED) +\] [0-9]' "$log" | tr '\n' ' ')"
+}
+
 # ncu_kernel NAME REGEX ROW OP: Nsight Compute (full set, source counters, clocks as found) on the
 # second launch of the kernels matching REGEX in one `kda-bench --rows ROW --ops OP` call (the
 # carried library, or $LIB if set); leaves
