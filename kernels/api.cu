@@ -287,12 +287,22 @@ bwd_sources bwd_sources_of(const kda_plan* plan, const kda_bwd_args* a) {
   return {workspace_tiles(plan, true), rep.h, rep.vn};
 }
 
+// The replay path's two serial passes side by side (v38): bwd_dh needs only the intra stage's
+// tiles, not h, so with 16-column passes it is launched as bwd_state_replay's programmatic
+// dependent and waits per chunk for the intra stage's flags; the state pass publishes its tiles'
+// flags (the fwd_output flags, common/ready_flags.cuh) and bwd_grad waits for them as well. Not
+// in calls captured into a graph (host epochs) and not for stages timed alone.
+bool chains_side_by_side(const kda_plan* plan, const kda_bwd_args* a, bool alone, cudaStream_t st) {
+  return !a->fwd.saved && plan->state_vtile == 16 && !alone && !capturing(st);
+}
+
 // Backward stages: 0 bwd_intra (replay path only: the forward intra stage recomputed, plus X and
 // qg's lo half), 1 bwd_state_replay (replay path only: the forward state pass without o, into the
 // plan's replay buffer), 2 bwd_dh (stages 1+2), 3 bwd_grad (stages 3-5), 4 bwd_reduce (raw form
 // only). On the saved path stages 0 and 1 launch nothing: the saved set holds what they would
-// compute.
-kda_status run_bwd_stage(const kda_plan* plan, const kda_bwd_args* a, int stage, cudaStream_t st) {
+// compute. `alone`: timed by itself (kda_run_stage), not as part of kda_bwd.
+kda_status run_bwd_stage(const kda_plan* plan, const kda_bwd_args* a, int stage, bool alone, cudaStream_t st) {
+  const bool side = chains_side_by_side(plan, a, alone, st);
   const bool raw = plan->problem.gate == KDA_GATE_RAW;
   if (plan->num_chunks == 0 && stage != 4) return KDA_OK;
   cudaError_t e = cudaSuccess;
@@ -307,7 +317,9 @@ kda_status run_bwd_stage(const kda_plan* plan, const kda_bwd_args* a, int stage,
     if (a->fwd.saved) return KDA_OK;
     what = "bwd_state_replay launch";
     const kda_plan::saved_regions rep = regions_of(plan, plan->replay); // its h and v_new only
-    e = launch_state(plan, workspace_tiles(plan, false), nullptr, rep.h, rep.vn, k_none_apart, false, st);
+    const apart_use publish{INT_MAX, out_flags_for(plan, st)}; // no o here: flags for bwd_grad
+    e = launch_state(plan, workspace_tiles(plan, false), nullptr, rep.h, rep.vn, side ? publish : k_none_apart, false,
+                     st);
     break;
   }
   case 2: {
@@ -317,7 +329,7 @@ kda_status run_bwd_stage(const kda_plan* plan, const kda_bwd_args* a, int stage,
     const kda::dev::bwd_dh_params p{plan->seqs, plan->seq_order, plan->problem.heads, t.w, t.qg, t.qg_lo, t.kg,
                                     t.Aqk, t.gC, static_cast<const __nv_bfloat16*>(a->d_o), plan->dh,
                                     plan->dvn, plan->dvn_lo, plan->tiles(), f.flags, f.epoch + 1,
-                                    plan->dh_narrow_tiles};
+                                    plan->dh_narrow_tiles, side ? plan->ready : nullptr, plan->epoch};
     e = kda::dev::launch_bwd_dh(p, plan->num_seqs, plan->state_vtile, st);
     if (e == cudaSuccess && f.flags) plan->dh_epoch = f.epoch + 1;
     break;
@@ -336,7 +348,9 @@ kda_status run_bwd_stage(const kda_plan* plan, const kda_bwd_args* a, int stage,
                                       plan->dvn, plan->dvn_lo, src.tiles.X, static_cast<__nv_bfloat16*>(a->dq),
                                       static_cast<__nv_bfloat16*>(a->dk), static_cast<__nv_bfloat16*>(a->dv),
                                       static_cast<__nv_bfloat16*>(a->dbeta), a->dgate, plan->dA_part,
-                                      plan->ddt_part, f.flags, f.epoch};
+                                      plan->ddt_part, f.flags, f.epoch,
+                                      side ? plan->out_ready : nullptr, plan->out_epoch,
+                                      side ? plan->ready : nullptr, plan->epoch};
     e = kda::dev::launch_bwd_grad(p, plan->num_chunks, raw, plan->problem.l2n == KDA_L2N_FUSED, st);
     break;
   }
@@ -533,7 +547,7 @@ kda_status kda_bwd(const kda_plan* plan, const kda_bwd_args* args, void* stream)
   if (kda_status s = check_bwd_args(plan, args); s != KDA_OK) return s;
   const auto st = static_cast<cudaStream_t>(stream);
   for (int stage = 0; stage < k_num_bwd_stages; ++stage) {
-    if (kda_status s = run_bwd_stage(plan, args, stage, st); s != KDA_OK) return s;
+    if (kda_status s = run_bwd_stage(plan, args, stage, false, st); s != KDA_OK) return s;
   }
   return KDA_OK;
 }
@@ -557,7 +571,7 @@ kda_status kda_run_stage(const kda_plan* plan, const char* op, int stage, const 
   }
   if (op && std::strcmp(op, "bwd") == 0 && stage >= 0 && stage < k_num_bwd_stages) {
     if (kda_status s = check_bwd_args(plan, args); s != KDA_OK) return s;
-    return run_bwd_stage(plan, args, stage, st);
+    return run_bwd_stage(plan, args, stage, true, st);
   }
   return fail(KDA_ERR_INVALID_ARGUMENT, "unknown stage");
 }

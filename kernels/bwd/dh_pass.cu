@@ -230,6 +230,7 @@ cudaError_t make_dh_maps(const bwd_dh_params& p, dh_maps* maps) {
   for (int t = 0; t < 4; ++t) {
     if (const cudaError_t e = make_tile_map(&maps->wide[t], wide[t], p.num_tiles, k_dim); e != cudaSuccess) return e;
   }
+  if (const cudaError_t e = make_f32_map(&maps->gC, p.gC, p.num_tiles, 128, 1); e != cudaSuccess) return e;
   return make_tile_map(&maps->Aqk, p.Aqk, p.num_tiles, k_chunk);
 }
 

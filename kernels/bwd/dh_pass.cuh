@@ -41,6 +41,12 @@ struct bwd_dh_params {
   // V tiles of 16 columns per CTA of the 16-column pass, 1 or 2 (v35; kda_plan::dh_narrow_tiles):
   // with 2 a CTA runs two chains on one SM and shares their input copies. No bit depends on it.
   int narrow_tiles;
+  // The replay path's 16-column pass beside bwd_state_replay (v38): launched as that pass's
+  // programmatic dependent (it needs only the intra stage's tiles, not h), its producer waits for
+  // each chunk's intra_ready[tile] == intra_epoch before copying the chunk's tiles. Null: launched
+  // after the stages before it, no wait.
+  const unsigned* intra_ready;
+  unsigned intra_epoch;
 };
 
 constexpr int k_dh_threads = 256; // the warps that compute; both kernels add a producer warp
@@ -48,7 +54,7 @@ constexpr int k_dh_threads = 256; // the warps that compute; both kernels add a 
 // The copy engine's view of the tiles the pass reads (common/tile_maps.cuh), a kernel parameter
 // (__grid_constant__): wide = w, qg, qg_lo, kg. Host: made per launch from p.
 struct dh_maps {
-  CUtensorMap wide[4], Aqk;
+  CUtensorMap wide[4], Aqk, gC; // gC: exp(gamma_C) a tile a box (the 16-column pass)
 };
 cudaError_t make_dh_maps(const bwd_dh_params& p, dh_maps* maps);
 

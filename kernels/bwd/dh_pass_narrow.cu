@@ -15,10 +15,12 @@
 // the dh -> dh chain, from do and Aqk loaded two chunks ahead (three stages of the small tiles);
 // the [64][128] tiles (w, qg and its lo half, kg) are loaded one chunk ahead (two stages: three of
 // them and the x buffers would not fit in shared memory since v10's qg_lo).
-//   producer warp 5NV copies w, qg, qg_lo, kg (wide stage) and Aqk (small stage)
+//   producer warp 5NV copies w, qg, qg_lo, kg (wide stage), Aqk and each V tile's exp(gamma_C)
+//                     (small stage); on the replay path beside bwd_state_replay (v38) each chunk
+//                     once the intra stage has published it (common/ready_flags.cuh)
 // The producer's copies are whole [64][64] boxes for the copy engine (common/tile_maps.cuh: 8 KB a
 // copy, 128-byte swizzled shared layout), completing on mbarriers (common/mbarrier.cuh); the chain
-// warps copy do and exp(gamma_C) of the small stage themselves (cp.async). Before v18 the chain
+// warps copy do of the small stage themselves (cp.async; exp(gamma_C) too before v38). Before v18 the chain
 // warps loaded every tile with 16-byte cp.async (v18: the chunk step 2.1 -> 1.4 us on R2). Each
 // element goes through the same mma in the same order as in dh_pass.cu: the bits of every other
 // V tile.
@@ -70,15 +72,17 @@ struct narrow_smem {
   static constexpr std::size_t qg_lo = qg + 2 * k_box_bytes;
   static constexpr std::size_t kg = qg_lo + 2 * k_box_bytes;
   static constexpr std::size_t wide_stage = kg + 2 * k_box_bytes;
-  // small stage: Aqk [64][64] bf16 swizzled, then per V tile do [64][24] bf16 and exp(gamma_C)
-  // [128] fp32 (each V tile's chain warps copy their own, so that no barrier spans two tiles);
-  // stages on 1024-byte boundaries for the swizzled boxes
+  // small stage: Aqk [64][64] bf16 swizzled, then per V tile do [64][24] bf16 (its chain warps
+  // copy it) and exp(gamma_C) [128] fp32 (a box of the producer's, 128-byte aligned: one copy a V
+  // tile, so that every read of it stays within the V tile's own part); stages on 1024-byte
+  // boundaries for the swizzled boxes
   static constexpr std::size_t small_base = k_wide_stages * wide_stage;
   static constexpr std::size_t Aqk = 0;
   static constexpr std::size_t per_tile = Aqk + k_box_bytes;
   static constexpr std::size_t dO = 0; // within a V tile's part
   static constexpr std::size_t gC = dO + 64 * k_ld * 2;
   static constexpr std::size_t tile_part = gC + 128 * 4;
+  static_assert((per_tile + gC) % 128 == 0 && tile_part % 128 == 0, "exp(gamma_C)'s boxes 128-byte aligned");
   static constexpr std::size_t small_stage = box_aligned(per_tile + NV * tile_part);
   // per V tile and buffer b: dh [128][16], dv_new and its lo half [64][16] in the 32-byte swizzle
   // (swz32_offset: the copy engine stores each as one box; before v29, [.][24] and 16-byte stores
@@ -95,9 +99,10 @@ struct narrow_smem {
   static constexpr std::size_t bytes = bars + 2 * (k_wide_stages + k_small_stages) * 8;
   static_assert(bars % 8 == 0, "mbarrier alignment");
   static_assert(bytes <= 227 * 1024, "one CTA per SM");
-  // What the producer's copies bring per chunk: w, qg, qg_lo, kg (wide stage); Aqk (small stage).
+  // What the producer's copies bring per chunk: w, qg, qg_lo, kg (wide stage); Aqk and each V
+  // tile's exp(gamma_C) (small stage).
   static constexpr std::uint32_t wide_bytes = 8 * k_box_bytes;
-  static constexpr std::uint32_t small_bytes = k_box_bytes;
+  static constexpr std::uint32_t small_bytes = k_box_bytes + NV * 128 * 4;
 };
 
 struct stage_bars {
@@ -147,22 +152,30 @@ __device__ __forceinline__ shared_buf buf_at(unsigned char* smem, int t, int b) 
 // (g = 0..127; common/serial_copies.cuh).
 using do_copies = row_copies<2, k_chain>;
 
-// The producer warp: iteration it's (chunk n - 1 - it's) boxes (lane 0: Aqk; lanes 0-7: w, qg,
-// qg_lo, kg), each stage once the chains of every V tile have released its previous use. Small
-// stage first: it runs two iterations ahead, the wide one one ahead.
+// The producer warp: iteration it's (chunk n - 1 - it's) boxes (lane 0: Aqk, lane 1 + t: V tile
+// t's exp(gamma_C); lanes 0-7: w, qg, qg_lo, kg), each stage once the chains of every V tile have
+// released its previous use and, beside bwd_state_replay (p.intra_ready), once the intra stage
+// has published the chunk. Small stage first: it runs two iterations ahead, the wide one one
+// ahead.
 template <int NV>
 __device__ void producer_role(const bwd_dh_params& p, const dh_maps& maps, unsigned char* smem, const seq_info& sq,
                               int head, int lane) {
   using L = narrow_smem<NV>;
   const stage_bars bars = bars_of<NV>(smem);
   const int n = sq.num_chunks;
+  const auto tile_of = [&](int it) { return seq_tile(sq, n - 1 - it, p.heads, head); }; // iteration it's
+  tile_waiter published;
   for (int it = 0; it < n; ++it) {
     const dh_stage s = stage_at<NV>(smem, it, 0);
-    const std::size_t tile = seq_tile(sq, n - 1 - it, p.heads, head);
+    const std::size_t tile = tile_of(it);
+    if (p.intra_ready) published.await(it, n, p.intra_ready, p.intra_epoch, tile_of, lane);
     if (it >= k_small_stages) mbar_wait(bars.small_empty(it), use_parity(it, k_small_stages) ^ 1);
+    if (lane == 0) mbar_expect_bytes(bars.small_full(it), L::small_bytes);
+    __syncwarp();
     if (lane == 0) {
-      mbar_expect_bytes(bars.small_full(it), L::small_bytes);
       copy_tile_box(s.Aqk, maps.Aqk, 0, tile, bars.small_full(it));
+    } else if (lane <= NV) {
+      copy_box(stage_at<NV>(smem, it, lane - 1).gC, maps.gC, 0, tile, bars.small_full(it));
     }
     // (produce_begin's steps, written out: its form compiles differently here, and this one is
     // the code measured in session 12)
@@ -200,9 +213,9 @@ __device__ void chain_role(const bwd_dh_params& p, unsigned char* smem, const se
   const stage_bars bars = bars_of<NV>(smem);
   // iteration it handles chunk n - 1 - it from stage_at(it): its small tiles loaded two
   // iterations ahead, its wide ones one iteration ahead
-  if (n > 0) load_do_gC(p, stage_at<NV>(smem, 0, t), sq, n - 1, head, copies, k_ld, g);
+  if (n > 0) load_dh_do(p, stage_at<NV>(smem, 0, t).dO, sq, n - 1, head, copies, k_ld);
   cp_async_commit();
-  if (n > 1) load_do_gC(p, stage_at<NV>(smem, 1, t), sq, n - 2, head, copies, k_ld, g);
+  if (n > 1) load_dh_do(p, stage_at<NV>(smem, 1, t).dO, sq, n - 2, head, copies, k_ld);
   cp_async_commit();
   cp_async_wait<1>();
   if (n > 0) mbar_wait(bars.small_full(0), 0);
@@ -242,7 +255,7 @@ __device__ void chain_role(const bwd_dh_params& p, unsigned char* smem, const se
       if (it - 1 + k_wide_stages < n) mbar_arrive(bars.wide_empty(it - 1));
       if (it - 1 + k_small_stages < n) mbar_arrive(bars.small_empty(it - 1));
     }
-    if (it + 2 < n) load_do_gC(p, stage_at<NV>(smem, it + 2, t), sq, n - 3 - it, head, copies, k_ld, g);
+    if (it + 2 < n) load_dh_do(p, stage_at<NV>(smem, it + 2, t).dO, sq, n - 3 - it, head, copies, k_ld);
     cp_async_commit();
 
     // dv_new = Aqk^T do (computed at the end of the last step) + kg dh
@@ -351,6 +364,8 @@ __global__ void __launch_bounds__(threads_for(NV), 1)
   } else {
     producer_role<NV>(p, maps, smem, sq, cta.head, lane);
   }
+  // Beside bwd_state_replay: complete only after it (the last CTA waits; v37)
+  if (p.intra_ready) complete_after_prerequisite_grids();
 }
 
 } // namespace
@@ -363,12 +378,15 @@ cudaError_t launch_bwd_dh_narrow(const bwd_dh_params& p, int num_seqs, cudaStrea
                                  std::tuple{&out.lo, p.dvn_lo_out, k_chunk}}) {
     if (const cudaError_t e = make_rows_map(map, base, p.num_tiles * rows, v_dim, rows, VT); e != cudaSuccess) return e;
   }
+  // beside bwd_state_replay: its programmatic dependent (the launch form of a state pass after
+  // the intra stage)
+  const serial_launch how = p.intra_ready ? serial_launch::after_intra : serial_launch::plain;
   if (p.narrow_tiles == 2) {
     return launch_serial<bwd_dh_narrow_kernel<2>>(p, num_seqs, v_dim / VT / 2, threads_for(2), narrow_smem<2>::bytes,
-                                                  serial_launch::plain, stream, maps, out);
+                                                  how, stream, maps, out);
   }
-  return launch_serial<bwd_dh_narrow_kernel<1>>(p, num_seqs, v_dim / VT, threads_for(1), narrow_smem<1>::bytes,
-                                                serial_launch::plain, stream, maps, out);
+  return launch_serial<bwd_dh_narrow_kernel<1>>(p, num_seqs, v_dim / VT, threads_for(1), narrow_smem<1>::bytes, how,
+                                                stream, maps, out);
 }
 
 } // namespace kda::dev

@@ -261,6 +261,18 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1)
   };
   const grad_ctx<L2N> c{s_q, s_k, s_g, s_rq, s_rk, p.scale};
 
+  // Replay path, beside bwd_state_replay (v38): h, v_new and X of this tile are read only once
+  // the state pass and the intra stage have published it (warp 0 acquires, the barrier passes it
+  // on to every thread; the proxy fence orders the copy engine's read of h after it).
+  if (p.state_ready) {
+    if (warp == 0) {
+      await_vtile_slots(p.state_ready, tile, p.state_epoch, lane, p.intra_ready, p.intra_epoch);
+      __syncwarp();
+      fence_proxy_async_global();
+    }
+    __syncthreads();
+  }
+
   // ---- phase 0: loads. Copy engine (thread 0; v32): h, then bwd_dh's dh and dv_new once their
   // flags are published (when this launch overlaps bwd_dh). cp.async group 0: q, k; group 1: do,
   // X. (Before v32 every thread copied h, dh, dv_new and its lo half in 16-byte pieces: 6 144

@@ -49,6 +49,13 @@ struct bwd_grad_params {
   // dh and dv_new. Null: launched after bwd_dh, no wait.
   const unsigned* dh_ready;
   unsigned dh_epoch;
+  // The replay path with bwd_dh beside bwd_state_replay (v38): h and v_new may still be in the
+  // making too. Each block first waits until its tile's k_vtile_slots flags of the state pass read
+  // state_epoch and the intra stage's flag reads intra_epoch (X), before any read. Null: no wait.
+  const unsigned* state_ready;
+  unsigned state_epoch;
+  const unsigned* intra_ready;
+  unsigned intra_epoch;
 };
 
 // A 1-D grid of num_chunks x heads blocks; with p.dh_ready set, as bwd_dh's programmatic dependent.
