@@ -217,7 +217,7 @@ __global__ void __launch_bounds__(k_threads, 1) bwd_dh_kernel(const bwd_dh_param
 
 template <int VT>
 cudaError_t launch_vt(const bwd_dh_params& p, int num_seqs, cudaStream_t stream) {
-  dh_maps maps;
+  dh_maps maps{}; // gC stays empty: this pass computes exp(gamma_C) itself (dh_stage.cuh)
   if (const cudaError_t e = make_dh_maps(p, &maps); e != cudaSuccess) return e;
   return launch_serial<bwd_dh_kernel<VT>>(p, num_seqs, v_dim / VT, k_threads, dh_smem<VT>::bytes,
                                           serial_launch::plain, stream, maps);
@@ -230,7 +230,6 @@ cudaError_t make_dh_maps(const bwd_dh_params& p, dh_maps* maps) {
   for (int t = 0; t < 4; ++t) {
     if (const cudaError_t e = make_tile_map(&maps->wide[t], wide[t], p.num_tiles, k_dim); e != cudaSuccess) return e;
   }
-  if (const cudaError_t e = make_f32_map(&maps->gC, p.gC, p.num_tiles, 128, 1); e != cudaSuccess) return e;
   return make_tile_map(&maps->Aqk, p.Aqk, p.num_tiles, k_chunk);
 }
 

@@ -54,8 +54,9 @@ constexpr int k_dh_threads = 256; // the warps that compute; both kernels add a 
 // The copy engine's view of the tiles the pass reads (common/tile_maps.cuh), a kernel parameter
 // (__grid_constant__): wide = w, qg, qg_lo, kg. Host: made per launch from p.
 struct dh_maps {
-  CUtensorMap wide[4], Aqk, gC; // gC: exp(gamma_C) a tile a box (the 16-column pass)
+  CUtensorMap wide[4], Aqk, gC; // gC: exp(gamma_C) a tile a box, encoded by the 16-column launch only
 };
+// wide and Aqk; the 16-column launch adds gC.
 cudaError_t make_dh_maps(const bwd_dh_params& p, dh_maps* maps);
 
 // vtile 16, 32 or 64 (choose_state_vtile); the bits do not depend on it.

@@ -371,8 +371,10 @@ __global__ void __launch_bounds__(threads_for(NV), 1)
 } // namespace
 
 cudaError_t launch_bwd_dh_narrow(const bwd_dh_params& p, int num_seqs, cudaStream_t stream) {
-  dh_maps maps;
+  dh_maps maps{};
   if (const cudaError_t e = make_dh_maps(p, &maps); e != cudaSuccess) return e;
+  // exp(gamma_C) a tile a box: only this pass copies it (the wide pass computes it per chunk)
+  if (const cudaError_t e = make_f32_map(&maps.gC, p.gC, p.num_tiles, 128, 1); e != cudaSuccess) return e;
   dh_out_maps out; // boxes of [128][16] (dh) and [64][16] (dv_new, lo), the 32-byte swizzle
   for (auto [map, base, rows] : {std::tuple{&out.dh, p.dh_out, k_dim}, std::tuple{&out.dvn, p.dvn_out, k_chunk},
                                  std::tuple{&out.lo, p.dvn_lo_out, k_chunk}}) {

@@ -76,10 +76,10 @@ struct grad_smem {
   static constexpr std::size_t q = 0;                    // bf16 [64][136] raw q
   static constexpr std::size_t k = q + 64 * k_ld * 2;    // bf16 [64][136] raw k
   static constexpr std::size_t g = k + 64 * k_ld * 2;    // fp32 [64][132] gamma
-  static constexpr std::size_t A = g + 64 * k_ldf * 4;   // h bf16 [128][128] boxed | dw fp32 [64][132] | dgamma
-  static constexpr std::size_t B = A + 128 * k_ld * 2;   // dh bf16 [128][128] boxed | dAqk, Z fp32 [64][68]
+  static constexpr std::size_t A = g + 64 * k_ldf * 4;   // h bf16 [128][128] boxed | dw (TF32-rounded) [64][132] | dgamma
+  static constexpr std::size_t B = A + 128 * k_ld * 2;   // dh bf16 [128][128] boxed | dAqk, kgp rows 0-31 / Z fp32 [64][68]
   static constexpr std::size_t C = B + 128 * k_ld * 2;   // do bf16 [64][136] | v
-  static constexpr std::size_t D = C + 64 * k_ld * 2;    // v_new bf16 | dTm fp32 [64][68]
+  static constexpr std::size_t D = C + 64 * k_ld * 2;    // v_new bf16 | kgp rows 32-63 | dTm fp32 [64][68]
   static constexpr std::size_t E = D + 64 * k_ld * 2;    // dv_new bf16 [64][128] boxed
   static constexpr std::size_t X = E + 64 * k_ld * 2;    // fp32 [64][68]
   static constexpr std::size_t dAkk = X + 64 * k_lds * 4; // v_new lo | dv_new lo bf16 [64][128] boxed | dAkk fp32 [64][68]
@@ -102,6 +102,7 @@ struct grad_smem {
   static_assert(64 * k_ldf * 4 <= 128 * k_ld * 2, "dw and dgamma fit in region A");
   static_assert(2 * 64 * k_lds * 4 <= 128 * k_ld * 2, "dAqk and Z fit in region B");
   static_assert(64 * k_lds * 4 <= 64 * k_ld * 2, "dTm fits in region D");
+  static_assert(32 * k_ldf * 4 <= 64 * k_lds * 4 && 32 * k_ldf * 4 <= 64 * k_ld * 2, "kgp's halves fit Z's place and D");
   static_assert(64 * k_ld * 2 <= 64 * k_lds * 4, "v_new's lo half fits in region dAkk");
   static_assert(64 * k_ldf * 4 <= 2 * 64 * k_ld * 2, "raw stage 5: dx fits in regions C and D");
   static_assert(A % 1024 == 0 && B % 1024 == 0 && E % 1024 == 0 && dAkk % 1024 == 0, "boxes 1024-byte aligned");
@@ -212,6 +213,12 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1)
   auto* s_vn = reinterpret_cast<__nv_bfloat16*>(smem + S::D);
   auto* s_vn_lo = reinterpret_cast<__nv_bfloat16*>(smem + S::dAkk); // dead before dAkk is formed
   auto* s_dTm = reinterpret_cast<float*>(smem + S::D);
+  // kgp = k' exp(gamma) [64][k_ldf] (TF32-rounded: read as an operand only) from stage 3c to 3d, in two halves of 32 rows: Z's place
+  // in region B and region D (both free from stage 3c until 3d ends). A warp's 3d rows (J0 ..) lie
+  // in one half.
+  const auto kgp_row = [&](int j) {
+    return reinterpret_cast<float*>(smem + (j < 32 ? S::B + 64 * k_lds * 4 : S::D)) + (j & 31) * k_ldf;
+  };
   auto* s_X = reinterpret_cast<float*>(smem + S::X);
   auto* s_dAkk = reinterpret_cast<float*>(smem + S::dAkk);
   auto* s_beta = reinterpret_cast<float*>(smem + S::beta);
@@ -437,7 +444,7 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1)
 #pragma unroll
   for (int nt = 0; nt < k_nt; ++nt) {
 #pragma unroll
-    for (int x = 0; x < 4; ++x) s_dw[orow(x) * k_ldf + ocol(nt, x)] = -dwf[nt].x[x];
+    for (int x = 0; x < 4; ++x) s_dw[orow(x) * k_ldf + ocol(nt, x)] = tf32_rounded(-dwf[nt].x[x]); // read as TF32 only
   }
 
   // ---- stage 3b: dkgC = v_new dh^T (elementwise), dAqk = lower(do v_new^T) ----
@@ -524,7 +531,7 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1)
         const int col = C0 + 8 * nt + gid;
         const std::uint32_t bv[2] = {to_tf32(t_dvn.elem_at(ia * 128 + (dvn_at ^ (nt << 4)))),
                                      to_tf32(t_dvn.elem_at(ib * 128 + (dvn_at ^ (nt << 4) ^ 64)))};
-        const std::uint32_t bk[2] = {to_tf32(s_dw[ia * k_ldf + col]), to_tf32(s_dw[ib * k_ldf + col])};
+        const std::uint32_t bk[2] = {__float_as_uint(s_dw[ia * k_ldf + col]), __float_as_uint(s_dw[ib * k_ldf + col])};
         mma_tf32_1688(av[nt], a, bv);
         mma_tf32_1688(ak[nt], a, bk);
       }
@@ -542,13 +549,16 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1)
           *reinterpret_cast<std::uint32_t*>(dv_row[hh] + 8 * nt) =
               pack_bf16(bj * av[nt].x[2 * hh], bj * av[nt].x[2 * hh + 1]);
         }
+        float kg[2];
 #pragma unroll
         for (int e = 0; e < 2; ++e) {
           const int x = 2 * hh + e, d = col + e;
           const float v = bj * ak[nt].x[x], eg = exp_ftz(c.gam(j, d));
-          dkp[nt].x[x] = fmaf(v, eg, dkp[nt].x[x]); // kgp = k' exp(gamma)
-          dgm[nt].x[x] = fmaf(v, c.kp(j, d) * eg, dgm[nt].x[x]);
+          kg[e] = c.kp(j, d) * eg; // kgp = k' exp(gamma)
+          dkp[nt].x[x] = fmaf(v, eg, dkp[nt].x[x]);
+          dgm[nt].x[x] = fmaf(v, kg[e], dgm[nt].x[x]);
         }
+        *reinterpret_cast<float2*>(kgp_row(j) + col) = make_float2(tf32_rounded(kg[0]), tf32_rounded(kg[1]));
       }
     }
   }
@@ -557,23 +567,25 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1)
   __syncthreads(); // v and dv_new's lo half are in
 
   // ---- stage 3d: dTm = dv_new v^T + dw kgp^T [64][64] ----
+  // (v39: kgp comes from stage 3c, each element formed once. Formed here, every warp formed its
+  // 32 rows again: 4 times the exponentials and products of 3c, at the same bits.)
   {
     frag_c at[k_ntj] = {};
     const boxed_tile<64> dvn_hilo[2] = {t_dvn, t_dvn_lo}; // dv_new = hi + lo
     mma_abt_bf16_sum(at, dvn_hilo, R0, padded_tile{s_v}, J0, lane);
     const int i0 = R0 + gid, i1 = i0 + 8;
+    const float* const kr = kgp_row(J0 + gid); // row J0 + 8 nt + gid is kr + 8 nt k_ldf
     for (int d0 = 0; d0 < k_dim; d0 += 8) {
       const int da = d0 + tig, db = da + 4;
-      const std::uint32_t a[4] = {to_tf32(s_dw[i0 * k_ldf + da]), to_tf32(s_dw[i1 * k_ldf + da]),
-                                  to_tf32(s_dw[i0 * k_ldf + db]), to_tf32(s_dw[i1 * k_ldf + db])};
+      const std::uint32_t a[4] = {__float_as_uint(s_dw[i0 * k_ldf + da]), __float_as_uint(s_dw[i1 * k_ldf + da]),
+                                  __float_as_uint(s_dw[i0 * k_ldf + db]), __float_as_uint(s_dw[i1 * k_ldf + db])};
 #pragma unroll
       for (int nt = 0; nt < k_ntj; ++nt) {
-        const int j = J0 + 8 * nt + gid;
-        const std::uint32_t b[2] = {to_tf32(c.kp(j, da) * exp_ftz(c.gam(j, da))),
-                                    to_tf32(c.kp(j, db) * exp_ftz(c.gam(j, db)))};
+        const std::uint32_t b[2] = {__float_as_uint(kr[8 * nt * k_ldf + da]), __float_as_uint(kr[8 * nt * k_ldf + db])};
         mma_tf32_1688(at[nt], a, b);
       }
     }
+    __syncthreads(); // every warp is done with kgp: region D takes dTm
     store_jtile(s_dTm, at);
   }
   __syncthreads();
@@ -599,6 +611,11 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1)
         mma_tf32_1688(az[nt], a, b);
       }
     }
+#pragma unroll
+    for (int nt = 0; nt < k_ntj; ++nt) {
+#pragma unroll
+      for (int x = 0; x < 4; ++x) az[nt].x[x] = tf32_rounded(az[nt].x[x]); // Z is read as TF32 only
+    }
     store_jtile(s_Z, az);
   }
   __syncthreads();
@@ -609,8 +626,8 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1)
     if (R0 + 15 > J0) { // some i > j in this warp's [16 x 32] block
       for (int m0 = 0; m0 < J0 + 8 * k_ntj; m0 += 8) { // X[j][m] = 0 for m > j
         const int ma = m0 + tig, mb = ma + 4;
-        const std::uint32_t a[4] = {to_tf32(s_Z[i0 * k_lds + ma]), to_tf32(s_Z[i1 * k_lds + ma]),
-                                    to_tf32(s_Z[i0 * k_lds + mb]), to_tf32(s_Z[i1 * k_lds + mb])};
+        const std::uint32_t a[4] = {__float_as_uint(s_Z[i0 * k_lds + ma]), __float_as_uint(s_Z[i1 * k_lds + ma]),
+                                    __float_as_uint(s_Z[i0 * k_lds + mb]), __float_as_uint(s_Z[i1 * k_lds + mb])};
 #pragma unroll
         for (int nt = 0; nt < k_ntj; ++nt) {
           const int j = J0 + 8 * nt + gid;

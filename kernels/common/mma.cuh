@@ -56,6 +56,12 @@ __device__ __forceinline__ std::uint32_t to_tf32(float f) {
   return r;
 }
 
+// x rounded to TF32 and kept as a float, for a tile stored once and read as an operand many times:
+// its operand is then __float_as_uint of the stored value, the same bits as to_tf32 of the
+// unrounded one, with no conversion per read (cvt.rna leaves the 13 low bits zero, which
+// split_tf32 relies on as well; kda-bench --same-bits checked it, docs/perf-log.md v39).
+__device__ __forceinline__ float tf32_rounded(float f) { return __uint_as_float(to_tf32(f)); }
+
 // x = hi + lo in TF32, hi = tf32(x), lo = tf32(x - hi): about 21 significant bits from two mma.
 __device__ __forceinline__ void split_tf32(float x, std::uint32_t& hi, std::uint32_t& lo) {
   hi = to_tf32(x);
