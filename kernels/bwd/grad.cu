@@ -213,9 +213,9 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1)
   auto* s_vn = reinterpret_cast<__nv_bfloat16*>(smem + S::D);
   auto* s_vn_lo = reinterpret_cast<__nv_bfloat16*>(smem + S::dAkk); // dead before dAkk is formed
   auto* s_dTm = reinterpret_cast<float*>(smem + S::D);
-  // kgp = k' exp(gamma) [64][k_ldf] (TF32-rounded: read as an operand only) from stage 3c to 3d, in two halves of 32 rows: Z's place
-  // in region B and region D (both free from stage 3c until 3d ends). A warp's 3d rows (J0 ..) lie
-  // in one half.
+  // kgp = k' exp(gamma) [64][k_ldf] (TF32-rounded: read as an operand only) from stage 3c to 3d,
+  // in two halves of 32 rows: Z's place in region B and region D (both free from stage 3c until 3d
+  // ends). A warp's 3d rows (J0 ..) lie in one half.
   const auto kgp_row = [&](int j) {
     return reinterpret_cast<float*>(smem + (j < 32 ? S::B + 64 * k_lds * 4 : S::D)) + (j & 31) * k_ldf;
   };
