@@ -281,9 +281,9 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1)
   }
 
   // ---- phase 0: loads. Copy engine (thread 0; v32): h, then bwd_dh's dh and dv_new once their
-  // flags are published (when this launch overlaps bwd_dh). cp.async group 0: q, k; group 1: do,
-  // X. (Before v32 every thread copied h, dh, dv_new and its lo half in 16-byte pieces: 6 144
-  // requests a tile.)
+  // flags are published (when this launch overlaps bwd_dh). cp.async group 0: q, k and the gate
+  // (v40: into gamma's place, where the gate scan reads it); group 1: do, X. (Before v32 every
+  // thread copied h, dh, dv_new and its lo half in 16-byte pieces: 6 144 requests a tile.)
   // The copy loops stay rolled (unroll 1): they only issue cp.async, and unrolled they were 5 %
   // of a kernel whose size costs instruction-cache misses (docs/perf-log.md, bwd v5).
   if (tid == 0) {
@@ -303,6 +303,7 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1)
       *reinterpret_cast<uint4*>(s_k + i * k_ld + seg * 8) = make_uint4(0, 0, 0, 0);
     }
   }
+  gate_copy_rows(p.gate_in, row_of(0), H, L, tid, k_grad_threads, s_g, k_ldf);
   cp_async_commit();
 #pragma unroll 1
   for (int idx = tid; idx < 64 * 16; idx += k_grad_threads) {
@@ -330,14 +331,13 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1)
     }
   }
   // v_new, FP32 in the saved set, into smem as hi = bf16(v_new) and lo = bf16(v_new - hi), the
-  // split the forward state pass used; gamma = cumsum(g), exactly as the forward intra stage forms
-  // it. The 16-byte loads of v_new, the gate's column loads and beta are all issued before any of
-  // them is used: one memory latency for the three, not three in a row (v9b: the split waited for
-  // v_new, then the gate loads only started).
-  // (gate_load's thread map is k_gate_threads, 2 per column: the first 8 warps; the others hold
-  // no column and report no wide sub-block.)
-  float gam[32];
+  // split the forward state pass used. Its 16-byte loads and beta's are issued together, beta's
+  // first and stored after the split (v40: stored at once, its load waited behind v_new's), and
+  // the raw gate's constants before both, so that none of them waits alone (v9b: the split
+  // waited for v_new, then the gate loads only started).
+  const gate_consts gc = tid < k_gate_threads ? gate_consts_of<RAW>(p.A_log, p.dt_bias, head, tid) : gate_consts{};
   {
+    const __nv_bfloat16 beta_in = tid < k_chunk && tid < L ? p.beta[row_of(tid)] : __float2bfloat16_rn(0.f);
     const float* src = p.v_new + tile * tile_sizes::ck;
     constexpr int per_thread = 64 * 16 / k_grad_threads;
     float4 vv[2 * per_thread];
@@ -347,8 +347,6 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1)
       vv[2 * n] = *reinterpret_cast<const float4*>(src + i * v_dim + seg * 8);
       vv[2 * n + 1] = *reinterpret_cast<const float4*>(src + i * v_dim + seg * 8 + 4);
     }
-    if (tid < k_gate_threads) gate_load(p.gate_in, row_of(0), H, L, tid, gam);
-    if (tid < k_chunk) s_beta[tid] = tid < L ? __bfloat162float(p.beta[row_of(tid)]) : 0.f;
 #pragma unroll
     for (int n = 0; n < per_thread; ++n) {
       const int idx = tid + n * k_grad_threads, i = idx >> 4, seg = idx & 15;
@@ -360,20 +358,26 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1)
       *reinterpret_cast<uint4*>(s_vn + i * k_ld + seg * 8) = make_uint4(hi[0], hi[1], hi[2], hi[3]);
       *reinterpret_cast<uint4*>(s_vn_lo + i * k_ld + seg * 8) = make_uint4(lo[0], lo[1], lo[2], lo[3]);
     }
+    if (tid < k_chunk) s_beta[tid] = __bfloat162float(beta_in);
   }
-  // slow[I]: the gamma span of sub-block I exceeds k_span_limit in some column (its diagonal
-  // block goes pair by pair)
+  // gamma = cumsum(g), exactly as the forward intra stage forms it, by the first k_gate_threads
+  // threads (2 per column: gate_scan's map); the others hold no column and report no wide
+  // sub-block. slow[I]: the gamma span of sub-block I exceeds k_span_limit in some column (its
+  // diagonal block goes pair by pair). slow_sub_blocks' barriers also publish the first half's
+  // column totals (s_colpart) that store_gamma adds to the second half, in place of the gate.
   bool slow[4];
   {
+    cp_async_wait<1>(); // group 0: q, k, the gate
+    __syncthreads();
+    float gam[32];
     bool wide[2] = {false, false};
     if (tid < k_gate_threads) {
-      gate_scan<RAW>(gate_consts_of<RAW>(p.A_log, p.dt_bias, head, tid), L, tid, gam, s_colpart);
+      gate_read(s_g, k_ldf, tid, gam);
+      gate_scan<RAW>(gc, L, tid, gam, s_colpart);
       wide_sub_blocks(gam, wide);
     }
-    cp_async_wait<1>(); // group 0: q, k
-    __syncthreads();
-    if (tid < k_gate_threads) store_gamma(gam, s_colpart, s_g, k_ldf, s_gamC, tid);
     slow_sub_blocks(wide, tid, slow);
+    if (tid < k_gate_threads) store_gamma(gam, s_colpart, s_g, k_ldf, s_gamC, tid);
   }
   // rsqrt(x.x + eps) per row, the forward's fixed-order warp tree (same bits)
   if constexpr (L2N) {

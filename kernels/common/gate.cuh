@@ -4,6 +4,8 @@
 // see the same bits of g and gamma.
 #include <cstddef>
 
+#include "common/mma.cuh"
+
 namespace kda::dev {
 
 // softplus with the fast exp/log units: relative error about 1e-6, far below the TF32 rounding of
@@ -11,7 +13,7 @@ namespace kda::dev {
 // raw-gate intra stage).
 // Both candidates computed, then selected: the same values as the branches
 // `z > 15 ? z : z < -15 ? exp(z) : log(1 + exp(z))`, without a branch per element (a branch
-// serialised the 32 unrolled elements of gate_prefix: no overlap of their exp/log latencies).
+// serialised the 32 unrolled elements of gate_scan: no overlap of their exp/log latencies).
 __device__ __forceinline__ float softplus_f(float z) {
   const float e = __expf(z);
   const float l = __logf(1.f + e);
@@ -24,27 +26,38 @@ __device__ __forceinline__ float log_gate(float in, float neg_A, float bias) {
   return RAW ? neg_A * softplus_f(in + bias) : in;
 }
 
-// The thread map of gate_load, gate_scan, store_gamma and slow_sub_blocks: 2 threads per column.
+// The thread map of gate_read, gate_scan, store_gamma and slow_sub_blocks: 2 threads per column.
 constexpr int k_gate_threads = 256;
 
-// Thread (d = tid & 127, half = tid >> 7) of the first k_gate_threads threads owns column d of rows
-// [32 half, 32 half + 32) of the chunk's gate. gate_load reads them into in[r] (rows >= len count
-// as 0); gate_scan turns them into gamma: in[r] becomes the prefix sum of g over rows
-// [32 half, 32 half + r], the first half's column total goes to s_tot[d] and the caller adds it
-// to the second half after a barrier. Two steps so that a caller can put other loads in flight
-// between them; gate_prefix is both.
+// The chunk's gate goes through shared memory, in three steps so that the caller keeps it in flight
+// with its other loads: gate_copy_rows issues its rows [len][128] as 16-byte cp.async into s (row
+// stride ld floats, rows 16-byte aligned; rows >= len zero-filled), spread over `threads` threads;
+// the caller commits, waits and synchronises; then thread (d = tid & 127, half = tid >> 7) of the
+// first k_gate_threads threads takes column d of rows [32 half, 32 half + 32) with gate_read, and
+// gate_scan turns them into gamma: in[r] becomes the prefix sum of g over rows [32 half, 32 half +
+// r], the first half's column total goes to s_tot[d] and, after a barrier, store_gamma adds it to
+// the second half, writing gamma over the gate in s. (v40: before, each gate thread made 32
+// register loads of its column; they queued behind the tile's other loads and held the issue on
+// their address registers: 5 % of bwd_grad's stall samples in session 23's profile. The copies are
+// 8x fewer instructions and hold no registers in flight. Same values, same gamma bits.)
 // first_row: index of the chunk's first token row times H plus the head, in elements of [T*H].
-__device__ __forceinline__ void gate_load(const float* gate_in, std::size_t first_row, int heads, int len, int tid,
-                                          float (&in)[32]) {
-  constexpr int k = 128;
+__device__ __forceinline__ void gate_copy_rows(const float* gate_in, std::size_t first_row, int heads, int len,
+                                               int tid, int threads, float* s, int ld) {
+#pragma unroll 1
+  for (int idx = tid; idx < 64 * 32; idx += threads) {
+    const int i = idx >> 5, seg = idx & 31;
+    float* dst = s + i * ld + seg * 4;
+    if (i < len) {
+      cp_async_16(dst, gate_in + (first_row + static_cast<std::size_t>(i) * heads) * 128 + seg * 4);
+    } else {
+      *reinterpret_cast<float4*>(dst) = make_float4(0.f, 0.f, 0.f, 0.f);
+    }
+  }
+}
+__device__ __forceinline__ void gate_read(const float* s, int ld, int tid, float (&in)[32]) {
   const int d = tid & 127, half = tid >> 7;
-  // All 32 loads first, then the arithmetic: a load -> softplus -> add chain per row would
-  // serialise the memory latency (fwd v2 profile: half the raw-form stall samples). One pointer
-  // stepped by the row stride: a 64-bit index product per row was 20 instructions a load.
-  const std::size_t stride = static_cast<std::size_t>(heads) * k;
-  const float* src = gate_in + (first_row + static_cast<std::size_t>(32 * half) * heads) * k + d;
 #pragma unroll
-  for (int r = 0; r < 32; ++r, src += stride) in[r] = 32 * half + r < len ? *src : 0.f;
+  for (int r = 0; r < 32; ++r) in[r] = s[(32 * half + r) * ld + d]; // rows >= len hold 0
 }
 
 // The raw form's per-column constants -exp(A_log) and dt_bias of the thread's column (unused, 0,
@@ -75,17 +88,9 @@ __device__ __forceinline__ void gate_scan(gate_consts c, int len, int tid, float
   if (half == 0) s_tot[d] = acc;
 }
 
-template <bool RAW>
-__device__ __forceinline__ void gate_prefix(const float* gate_in, const float* A_log, const float* dt_bias,
-                                            std::size_t first_row, int heads, int head, int len, int tid,
-                                            float (&gam)[32], float* s_tot) {
-  const gate_consts c = gate_consts_of<RAW>(A_log, dt_bias, head, tid);
-  gate_load(gate_in, first_row, heads, len, tid, gam);
-  gate_scan<RAW>(c, len, tid, gam, s_tot);
-}
-
-// After gate_prefix and a barrier: gamma of the whole chunk into s_g (row stride ld), adding the
-// first half's column totals (s_tot) to the second half, and gamma_C (the last row) into s_gamC.
+// After gate_scan and a barrier: gamma of the whole chunk into s_g (row stride ld; each thread over
+// the gate it read), adding the first half's column totals (s_tot) to the second half, and
+// gamma_C (the last row) into s_gamC.
 __device__ __forceinline__ void store_gamma(const float (&gam)[32], const float* s_tot, float* s_g, int ld,
                                             float* s_gamC, int tid) {
   const int d = tid & 127, half = tid >> 7;
@@ -105,7 +110,7 @@ __device__ __forceinline__ void store_gamma(const float (&gam)[32], const float*
 // the pair-by-pair path cost a quarter of bwd_grad; beyond 64 almost only fast decay remains.
 constexpr float k_span_limit = 64.f;
 
-// wide[sb]: the gamma span of rows [16 sb, 16 sb + 16) of gate_prefix's gam[] exceeds
+// wide[sb]: the gamma span of rows [16 sb, 16 sb + 16) of gate_scan's gam[] exceeds
 // k_span_limit (NaN counts as wide: take the pair-by-pair path).
 __device__ __forceinline__ void wide_sub_blocks(const float (&gam)[32], bool (&wide)[2]) {
 #pragma unroll

@@ -223,8 +223,8 @@ __global__ void __launch_bounds__(k_intra_threads, 2) fwd_intra_kernel(fwd_intra
   const std::size_t tile = static_cast<std::size_t>(blockIdx.x) * H + head;
   const auto row_of = [&](int i) { return static_cast<std::size_t>(ci.start + i) * H + head; };
 
-  // ---- q, k, v, beta -> smem; rows past the chunk's end are zero ----
-  // (cp.async: straight to smem, all in flight together with the gate loads below)
+  // ---- q, k, v, the gate, beta -> smem; rows past the chunk's end are zero ----
+  // (cp.async: straight to smem, all in flight together; the gate into gamma's place, v40)
   for (int idx = tid; idx < k_chunk * 16; idx += k_intra_threads) {
     const int i = idx >> 4, seg = idx & 15;
     __nv_bfloat16* dq = s_q + i * k_ld_bf + seg * 8;
@@ -242,19 +242,23 @@ __global__ void __launch_bounds__(k_intra_threads, 2) fwd_intra_kernel(fwd_intra
       *reinterpret_cast<uint4*>(dv) = z;
     }
   }
+  gate_copy_rows(p.gate_in, row_of(0), H, L, tid, k_intra_threads, s_g, k_ld_g);
   cp_async_commit();
+  const gate_consts gc = gate_consts_of<RAW>(p.A_log, p.dt_bias, head, tid);
   if (tid < k_chunk) s_beta[tid] = tid < L ? __bfloat162float(p.beta[row_of(tid)]) : 0.f;
 
-  // ---- gate and gamma = cumsum(g): thread (d, half) owns column d of rows [32 half, +32) ----
-  float gam[32];
-  gate_prefix<RAW>(p.gate_in, p.A_log, p.dt_bias, row_of(0), H, head, L, tid, gam, s_tot);
-  bool wide[2];
-  wide_sub_blocks(gam, wide);
+  // ---- gamma = cumsum(g): thread (d, half) owns column d of rows [32 half, +32); gamma replaces
+  // the gate in s_g once slow_sub_blocks' barriers have published the first half's totals ----
   cp_async_wait<0>();
   __syncthreads();
-  store_gamma(gam, s_tot, s_g, k_ld_g, s_gamC, tid);
+  float gam[32];
+  gate_read(s_g, k_ld_g, tid, gam);
+  gate_scan<RAW>(gc, L, tid, gam, s_tot);
+  bool wide[2];
+  wide_sub_blocks(gam, wide);
   bool slow[4];
   slow_sub_blocks(wide, tid, slow);
+  store_gamma(gam, s_tot, s_g, k_ld_g, s_gamC, tid);
 
   // ---- rsqrt(q.q + eps) per row (fused L2 norm); fixed-order warp tree: deterministic ----
   if constexpr (L2N) {
