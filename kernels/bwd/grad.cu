@@ -76,9 +76,9 @@ struct grad_smem {
   static constexpr std::size_t q = 0;                    // bf16 [64][136] raw q
   static constexpr std::size_t k = q + 64 * k_ld * 2;    // bf16 [64][136] raw k
   static constexpr std::size_t g = k + 64 * k_ld * 2;    // fp32 [64][132] gamma
-  static constexpr std::size_t A = g + 64 * k_ldf * 4;   // h bf16 [128][128] boxed | dw (TF32-rounded) [64][132] | dgamma
-  static constexpr std::size_t B = A + 128 * k_ld * 2;   // dh bf16 [128][128] boxed | dAqk, kgp rows 0-31 / Z fp32 [64][68]
-  static constexpr std::size_t C = B + 128 * k_ld * 2;   // do bf16 [64][136] | v
+  static constexpr std::size_t A = g + 64 * k_ldf * 4;   // h bf16 [128][128] boxed | dw (TF32-rounded) [64][132] | dgamma (g) or x (raw)
+  static constexpr std::size_t B = A + 128 * k_ld * 2;   // dh bf16 [128][128] boxed | dAqk, kgp rows 0-31 / Z fp32 [64][68] | dx (raw)
+  static constexpr std::size_t C = B + 128 * k_ld * 2;   // do bf16 [64][136] | v | dgamma (raw, over C and D)
   static constexpr std::size_t D = C + 64 * k_ld * 2;    // v_new bf16 | kgp rows 32-63 | dTm fp32 [64][68]
   static constexpr std::size_t E = D + 64 * k_ld * 2;    // dv_new bf16 [64][128] boxed
   static constexpr std::size_t X = E + 64 * k_ld * 2;    // fp32 [64][68]
@@ -104,7 +104,7 @@ struct grad_smem {
   static_assert(64 * k_lds * 4 <= 64 * k_ld * 2, "dTm fits in region D");
   static_assert(32 * k_ldf * 4 <= 64 * k_lds * 4 && 32 * k_ldf * 4 <= 64 * k_ld * 2, "kgp's halves fit Z's place and D");
   static_assert(64 * k_ld * 2 <= 64 * k_lds * 4, "v_new's lo half fits in region dAkk");
-  static_assert(64 * k_ldf * 4 <= 2 * 64 * k_ld * 2, "raw stage 5: dx fits in regions C and D");
+  static_assert(64 * k_ldf * 4 <= 2 * 64 * k_ld * 2 && D == C + 64 * k_ld * 2, "raw stage 5: dgamma fits in regions C and D");
   static_assert(A % 1024 == 0 && B % 1024 == 0 && E % 1024 == 0 && dAkk % 1024 == 0, "boxes 1024-byte aligned");
   static_assert(128 * 128 * 2 <= 128 * k_ld * 2 && 64 * 128 * 2 <= 64 * k_lds * 4, "boxed tiles fit their regions");
   static_assert(bars % 8 == 0, "mbarrier alignment");
@@ -205,7 +205,8 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1)
   const boxed_tile<128> t_h{smem + S::A}, t_dh{smem + S::B};
   const boxed_tile<64> t_dvn{smem + S::E}, t_dvn_lo{smem + S::dAkk};
   auto* s_dw = reinterpret_cast<float*>(smem + S::A);
-  auto* s_dgm = reinterpret_cast<float*>(smem + S::A);
+  // dgamma [64][132] in stage 5: region A (g form), regions C and D (raw form, whose x takes A; v41)
+  auto* s_dgm = reinterpret_cast<float*>(smem + (RAW ? S::C : S::A));
   auto* s_dAqk = reinterpret_cast<float*>(smem + S::B);
   auto* s_Z = reinterpret_cast<float*>(smem + S::B + 64 * k_lds * 4);
   auto* s_do = reinterpret_cast<__nv_bfloat16*>(smem + S::C);
@@ -650,6 +651,19 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1)
     }
   }
   __syncthreads();
+  // Raw form: stage 5's gate input x [64][132] into region A (dw is dead since stage 3d), in flight
+  // through stage 4 (v41; issued after stage 4, its wait came before dx). Through smem rather than
+  // registers because stage 5's column loop stores dx between its reads of x, and a load after a
+  // possibly aliasing store would wait for it (one memory latency per row).
+  auto* s_x = reinterpret_cast<float*>(smem + S::A);
+  if constexpr (RAW) {
+#pragma unroll 1
+    for (int idx = tid; idx < L * 32; idx += k_grad_threads) {
+      const int i = idx >> 5, seg = idx & 31;
+      cp_async_16(s_x + i * k_ldf + seg * 4, p.gate_in + row_of(i) * k_dim + seg * 4);
+    }
+    cp_async_commit();
+  }
 
   // ---- stage 4, row side: for rows i of block M, sums over j < i ----
   //   Rq_i = sum_j dAqk_ij k'_j exp(gamma_i - gamma_j),  Rk_i = sum_j dAkk_ij k'_j exp(...)
@@ -837,7 +851,7 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1)
 #pragma unroll
     for (int x = 0; x < 4; ++x) {
       const int i = orow(x), d = ocol(nt, x);
-      s_dgm[i * k_ldf + d] = dgm[nt].x[x]; // region A: dw is dead since stage 3d
+      s_dgm[i * k_ldf + d] = dgm[nt].x[x]; // region A (dw dead since stage 3d) or C and D (raw: v, dTm dead)
       if constexpr (L2N) {
         dqs[nt].x[x] = p.scale * dqs[nt].x[x];
         qn[nt][x] = bf(s_q, i * k_ld + d) * s_rqn[i];
@@ -863,17 +877,6 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1)
     }
   }
   __syncthreads(); // dgamma complete; stage 4 is done with dAqk and Z: region B is free
-  auto* s_x = reinterpret_cast<float*>(smem + S::B); // raw form: the gate input x [64][132]
-  if constexpr (RAW) {
-    // All of x in flight at once: the column loop below stores dx between its reads of x, and a
-    // load after a possibly aliasing store would wait for it (one memory latency per row).
-#pragma unroll 1
-    for (int idx = tid; idx < L * 32; idx += k_grad_threads) {
-      const int i = idx >> 5, seg = idx & 31;
-      cp_async_16(s_x + i * k_ldf + seg * 4, p.gate_in + row_of(i) * k_dim + seg * 4);
-    }
-    cp_async_commit();
-  }
   if (tid < L) p.dbeta[row_of(tid)] = __float2bfloat16_rn(s_dbwy[tid] + group_sum<k_col_groups>(s_dbkk, tid));
   // dq = scale dqs (then the L2-norm backward r (dx' - x' (x' . dx'))), dk likewise, as bf16
   // tiles in smem (regions E and dAkk are dead), written out as whole 16-byte row pieces after
@@ -948,10 +951,10 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1)
         s_dgm[s * k_ldf + d] = acc;
       }
     }
-    cp_async_wait<0>(); // x is in region B
+    cp_async_wait<0>(); // x is in region A
     __syncthreads();    // and the dq, dk tiles are complete
     store_dq_dk();
-    auto* s_dx = reinterpret_cast<float*>(smem + S::C); // dx [64][132] over regions C and D
+    auto* s_dx = reinterpret_cast<float*>(smem + S::B); // dx [64][132] (dAqk and Z are dead)
     {
       const int d4 = (tid & 31) * 4; // fixed for the thread: a warp per row, 32 column quads
       const float neg_A = -expf(p.A_log[head]);
