@@ -90,7 +90,7 @@ struct grad_smem {
   static constexpr std::size_t dbwy = rk + 64 * 4;   // dbeta, WY part
   static constexpr std::size_t gamC = dbwy + 64 * 4; // gamma_C [128]
   static constexpr std::size_t dgc = gamC + 128 * 4; // dgamma_C [128]
-  static constexpr std::size_t colpart = dgc + 128 * 4; // [4][128] kgC column sums; gate totals first
+  static constexpr std::size_t colpart = dgc + 128 * 4; // [4][128] kgC column sums; gate totals and 4 wide flags first
   static constexpr std::size_t red = colpart + 512 * 4;  // [128] dA_log tree
   static constexpr std::size_t bars = red + 128 * 4;     // mbarriers: h; dh and dv_new; dv_new's lo half
   static constexpr std::size_t bytes = bars + 3 * 8;
@@ -362,22 +362,26 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1)
     if (tid < k_chunk) s_beta[tid] = __bfloat162float(beta_in);
   }
   // gamma = cumsum(g), exactly as the forward intra stage forms it, by the first k_gate_threads
-  // threads (2 per column: gate_scan's map); the others hold no column and report no wide
+  // threads (2 per column: gate_scan's map); the others hold no column and mark no wide
   // sub-block. slow[I]: the gamma span of sub-block I exceeds k_span_limit in some column (its
-  // diagonal block goes pair by pair). slow_sub_blocks' barriers also publish the first half's
+  // diagonal block goes pair by pair). The barrier after mark_wide also publishes the first half's
   // column totals (s_colpart) that store_gamma adds to the second half, in place of the gate.
   bool slow[4];
   {
+    int* const s_wide = reinterpret_cast<int*>(s_colpart + 128); // 4 flags after the totals
+    clear_wide_flags(s_wide, tid);
     cp_async_wait<1>(); // group 0: q, k, the gate
     __syncthreads();
     float gam[32];
-    bool wide[2] = {false, false};
     if (tid < k_gate_threads) {
+      bool wide[2];
       gate_read(s_g, k_ldf, tid, gam);
       gate_scan<RAW>(gc, L, tid, gam, s_colpart);
       wide_sub_blocks(gam, wide);
+      mark_wide(wide, tid, s_wide);
     }
-    slow_sub_blocks(wide, tid, slow);
+    __syncthreads();
+    read_slow(s_wide, slow);
     if (tid < k_gate_threads) store_gamma(gam, s_colpart, s_g, k_ldf, s_gamC, tid);
   }
   // rsqrt(x.x + eps) per row, the forward's fixed-order warp tree (same bits)

@@ -125,13 +125,24 @@ __device__ __forceinline__ void wide_sub_blocks(const float (&gam)[32], bool (&w
   }
 }
 
-// slow[I] for the chunk's four 16-row sub-blocks, from every thread's wide_sub_blocks (thread
+// slow[I] for the chunk's four 16-row sub-blocks, from every gate thread's wide_sub_blocks (thread
 // half h covers sub-blocks 2h and 2h + 1): a sub-block is slow when any column of it is wide.
-// A barrier for the whole CTA, four times.
-__device__ __forceinline__ void slow_sub_blocks(const bool (&wide)[2], int tid, bool (&slow)[4]) {
+// Through four flags in shared memory, so that one barrier serves (v42; before, four
+// __syncthreads_or in a row): clear_wide_flags before a barrier that comes before mark_wide, then
+// after mark_wide a barrier, then read_slow. Every thread that marks a flag writes the same 1.
+__device__ __forceinline__ void clear_wide_flags(int* s_wide, int tid) {
+  if (tid < 4) s_wide[tid] = 0;
+}
+__device__ __forceinline__ void mark_wide(const bool (&wide)[2], int tid, int* s_wide) {
   const int half = tid >> 7;
 #pragma unroll
-  for (int I = 0; I < 4; ++I) slow[I] = __syncthreads_or((I >> 1) == half && wide[I & 1]) != 0;
+  for (int sb = 0; sb < 2; ++sb) {
+    if (wide[sb]) s_wide[2 * half + sb] = 1;
+  }
+}
+__device__ __forceinline__ void read_slow(const int* s_wide, bool (&slow)[4]) {
+#pragma unroll
+  for (int I = 0; I < 4; ++I) slow[I] = s_wide[I] != 0;
 }
 
 } // namespace kda::dev

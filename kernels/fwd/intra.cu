@@ -44,7 +44,7 @@ struct intra_smem {
   static constexpr std::size_t rq = beta + 64 * 4; // rsqrt(q.q + eps) * scale, rk after it (fused l2n only)
   static constexpr std::size_t rk = rq + 64 * 4;
   static constexpr std::size_t gamC = rk + 64 * 4; // gamma_C [128]
-  static constexpr std::size_t tot = P;             // first-half gamma totals [128]: P is free then
+  static constexpr std::size_t tot = P;             // first-half gamma totals [128], then 4 wide flags: P is free then
   static constexpr std::size_t bytes = gamC + 128 * 4;
   // Two CTAs per SM: 228 KB per SM, 1 KB of it reserved per CTA.
   static_assert(2 * (bytes + 1024) <= 228 * 1024, "two intra CTAs must fit on one SM");
@@ -199,7 +199,7 @@ __device__ void intra_pair_exact(const intra_ctx<L2N>& c, int I, int pair) {
   }
 }
 
-static_assert(k_intra_threads == k_gate_threads, "the gate prefix takes every intra thread");
+static_assert(k_intra_threads == k_gate_threads, "the gate scan takes every intra thread");
 
 template <bool RAW, bool L2N>
 __global__ void __launch_bounds__(k_intra_threads, 2) fwd_intra_kernel(fwd_intra_params p) {
@@ -248,7 +248,9 @@ __global__ void __launch_bounds__(k_intra_threads, 2) fwd_intra_kernel(fwd_intra
   if (tid < k_chunk) s_beta[tid] = tid < L ? __bfloat162float(p.beta[row_of(tid)]) : 0.f;
 
   // ---- gamma = cumsum(g): thread (d, half) owns column d of rows [32 half, +32); gamma replaces
-  // the gate in s_g once slow_sub_blocks' barriers have published the first half's totals ----
+  // the gate in s_g once the barrier after mark_wide has published the first half's totals ----
+  int* const s_wide = reinterpret_cast<int*>(s_tot + 128); // 4 flags after the totals
+  clear_wide_flags(s_wide, tid);
   cp_async_wait<0>();
   __syncthreads();
   float gam[32];
@@ -256,8 +258,10 @@ __global__ void __launch_bounds__(k_intra_threads, 2) fwd_intra_kernel(fwd_intra
   gate_scan<RAW>(gc, L, tid, gam, s_tot);
   bool wide[2];
   wide_sub_blocks(gam, wide);
+  mark_wide(wide, tid, s_wide);
+  __syncthreads();
   bool slow[4];
-  slow_sub_blocks(wide, tid, slow);
+  read_slow(s_wide, slow);
   store_gamma(gam, s_tot, s_g, k_ld_g, s_gamC, tid);
 
   // ---- rsqrt(q.q + eps) per row (fused L2 norm); fixed-order warp tree: deterministic ----
