@@ -203,7 +203,7 @@ cudaError_t launch_output(const kda_plan* plan, const intra_tiles& t, const kda_
                           bool alone, cudaStream_t st) {
   const out_flags f = alone ? out_flags{nullptr, 0} : out_flags_for(plan, st);
   const ready_use intra = ready_for_state(plan, st);
-  const kda::dev::fwd_output_params p{plan->chunks, plan->out_order, plan->problem.heads, t.qg, t.Aqk, r.h, r.vn,
+  const kda::dev::fwd_output_params p{plan->out_order, plan->problem.heads, t.qg, t.Aqk, r.h, r.vn,
                                       static_cast<__nv_bfloat16*>(o), f.flags, f.epoch,
                                       f.flags ? intra.flags : nullptr, intra.epoch};
   return kda::dev::launch_fwd_output(p, plan->out_chunks, st);
@@ -343,8 +343,8 @@ kda_status run_bwd_stage(const kda_plan* plan, const kda_bwd_args* a, int stage,
                                       static_cast<const __nv_bfloat16*>(a->fwd.v),
                                       static_cast<const __nv_bfloat16*>(a->fwd.beta),
                                       a->fwd.gate_in, a->fwd.A_log, a->fwd.dt_bias,
-                                      static_cast<const __nv_bfloat16*>(a->d_o), plan->chunks,
-                                      plan->grad_order, plan->problem.heads, plan->scale, src.h, src.vn, plan->dh,
+                                      static_cast<const __nv_bfloat16*>(a->d_o), plan->grad_order,
+                                      plan->problem.heads, plan->scale, src.h, src.vn, plan->dh,
                                       plan->dvn, plan->dvn_lo, src.tiles.X, static_cast<__nv_bfloat16*>(a->dq),
                                       static_cast<__nv_bfloat16*>(a->dk), static_cast<__nv_bfloat16*>(a->dv),
                                       static_cast<__nv_bfloat16*>(a->dbeta), a->dgate, plan->dA_part,
@@ -439,13 +439,14 @@ kda_status kda_plan_create(const kda_problem* problem, kda_plan** out) {
   int apart_min_chunks = std::max(1, (4 * longest + 4) / 5);
   // Tuning override for experiments (the bits do not depend on it): KDA_O_APART_MIN_CHUNKS=N.
   if (const char* env = std::getenv("KDA_O_APART_MIN_CHUNKS")) apart_min_chunks = std::max(1, std::atoi(env));
-  std::vector<int> grad_order, out_order;
+  std::vector<kda::dev::ordered_chunk> grad_order, out_order;
   grad_order.reserve(chunks.size());
+  const auto ordered = [&](int c) { return kda::dev::ordered_chunk{c, chunks[c].start, chunks[c].len, 0}; };
   for (int pos = 0; grad_order.size() < chunks.size(); ++pos) {
     for (int s : order) {
       if (pos >= seqs[s].num_chunks) continue;
-      grad_order.push_back(seqs[s].first_chunk + seqs[s].num_chunks - 1 - pos);
-      if (seqs[s].num_chunks >= apart_min_chunks) out_order.push_back(seqs[s].first_chunk + pos);
+      grad_order.push_back(ordered(seqs[s].first_chunk + seqs[s].num_chunks - 1 - pos));
+      if (seqs[s].num_chunks >= apart_min_chunks) out_order.push_back(ordered(seqs[s].first_chunk + pos));
     }
   }
 
@@ -508,8 +509,10 @@ kda_status kda_plan_create(const kda_problem* problem, kda_plan** out) {
   }
   if (e == cudaSuccess && !chunks.empty()) {
     step(cudaMemcpy(plan->chunks, chunks.data(), chunks.size() * sizeof(chunks[0]), cudaMemcpyHostToDevice));
-    step(cudaMemcpy(plan->grad_order, grad_order.data(), grad_order.size() * sizeof(int), cudaMemcpyHostToDevice));
-    step(cudaMemcpy(plan->out_order, out_order.data(), out_order.size() * sizeof(int), cudaMemcpyHostToDevice));
+    step(cudaMemcpy(plan->grad_order, grad_order.data(), grad_order.size() * sizeof(grad_order[0]),
+                    cudaMemcpyHostToDevice));
+    step(cudaMemcpy(plan->out_order, out_order.data(), out_order.size() * sizeof(out_order[0]),
+                    cudaMemcpyHostToDevice));
   }
   if (e == cudaSuccess) {
     step(cudaMemcpy(plan->seqs, seqs.data(), seqs.size() * sizeof(seqs[0]), cudaMemcpyHostToDevice));

@@ -24,8 +24,8 @@ struct kda_plan {
   kda::dev::seq_info* seqs = nullptr;     // device
   int* seq_order = nullptr;               // device
   // bwd_grad's chunk order (bwd/grad.cuh): position p from each sequence's end, for p = 0, 1, ...,
-  // over the sequences longest first; device
-  int* grad_order = nullptr;
+  // over the sequences longest first, each chunk with its first token and length; device
+  kda::dev::ordered_chunk* grad_order = nullptr;
   // The saved path's 16-column state pass leaves o to fwd_output (fwd/output_pass.cuh) for the
   // sequences of at least apart_min_chunks chunks (fwd_state_params::apart_min_chunks): at least
   // 4/5 of the longest one's. The 16-column chain step without o takes about 4/5 of the step with
@@ -34,8 +34,8 @@ struct kda_plan {
   // a tile) small enough for the SMs the chains leave free (v34 in docs/perf-log.md).
   int apart_min_chunks = 1;
   // fwd_output's chunk order over those sequences: position p from each sequence's start, for
-  // p = 0, 1, ..., over the sequences longest first (out_chunks entries); device
-  int* out_order = nullptr;
+  // p = 0, 1, ..., over the sequences longest first (out_chunks records); device
+  kda::dev::ordered_chunk* out_order = nullptr;
   int out_chunks = 0;
 
   // Forward intermediates (per tile = chunk * H + head). u = Tm v stays FP32: with v_new it is

@@ -238,9 +238,9 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1)
   std::uint64_t* const bar_dh = bar_h + 1;                              // dh, dv_new
   std::uint64_t* const bar_lo = bar_h + 2;                              // dv_new's lo half
 
-  const int H = p.heads, chunk = p.order[blockIdx.x / H], head = blockIdx.x % H;
-  const chunk_info ci = p.chunks[chunk];
-  const int L = ci.len;
+  const int H = p.heads, head = blockIdx.x % H;
+  const ordered_chunk ci = p.order[blockIdx.x / H];
+  const int chunk = ci.chunk, L = ci.len;
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, gid = lane >> 2, tig = lane & 3;
   const std::size_t tile = static_cast<std::size_t>(chunk) * H + head;
   const auto row_of = [&](int i) { return static_cast<std::size_t>(ci.start + i) * H + head; };

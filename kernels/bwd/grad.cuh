@@ -24,11 +24,10 @@ struct bwd_grad_params {
   const float* A_log;
   const float* dt_bias;
   const __nv_bfloat16* d_o;
-  const chunk_info* chunks;
   // Block b takes chunk order[b / heads], head b % heads: each sequence's chunks from its last,
   // position by position over the sequences (kda_plan::grad_order), the order in which the
   // 16-column bwd_dh finishes them, so that blocks started beside it find their tiles soonest.
-  const int* order;
+  const ordered_chunk* order;
   int heads;
   float scale;
   const __nv_bfloat16* h;       // [tile][128][128] state entering the chunk (saved set or replay)

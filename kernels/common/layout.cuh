@@ -18,6 +18,17 @@ struct chunk_info {
   std::int32_t index_in_seq;
 };
 
+// A block's chunk in a grid that takes the chunks in an order of its own (bwd_grad, fwd_output):
+// the chunk's index with its first token and length, so that a block reads one 16-byte record
+// before its tile's loads instead of an index and then the chunk table (two dependent loads,
+// about 2 % of bwd_grad's stall samples in session 23's profile; v43).
+struct alignas(16) ordered_chunk {
+  std::int32_t chunk;
+  std::int32_t start;
+  std::int32_t len;
+  std::int32_t unused;
+};
+
 // One sequence: its chunks are chunk_table[first_chunk, first_chunk + num_chunks).
 struct seq_info {
   std::int32_t first_chunk;

@@ -40,8 +40,9 @@ __global__ void __launch_bounds__(k_threads, 2) fwd_output_kernel(const fwd_outp
   auto* s_lo = reinterpret_cast<__nv_bfloat16*>(smem + out_smem::lo);
   auto* s_A = reinterpret_cast<__nv_bfloat16*>(smem + out_smem::Aqk);
 
-  const int H = p.heads, chunk = p.order[blockIdx.x / H], head = blockIdx.x % H;
-  const chunk_info ci = p.chunks[chunk];
+  const int H = p.heads, head = blockIdx.x % H;
+  const ordered_chunk ci = p.order[blockIdx.x / H];
+  const int chunk = ci.chunk;
   const std::size_t tile = static_cast<std::size_t>(chunk) * H + head;
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
 

@@ -15,10 +15,9 @@
 namespace kda::dev {
 
 struct fwd_output_params {
-  const chunk_info* chunks;
   // Block b takes chunk order[b / heads], head b % heads: chunk p of every sequence (longest
   // first) for p = 0, 1, ... (kda_plan::out_order), the order in which the chains publish them.
-  const int* order;
+  const ordered_chunk* order;
   int heads;
   const __nv_bfloat16* qg;  // [tile][64][128]
   const __nv_bfloat16* Aqk; // [tile][64][64]
