@@ -293,6 +293,23 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1)
     mbar_expect_bytes(bar_h, k_kv_bytes);
     for (int cb = 0; cb < 2; ++cb) copy_box(smem + S::A + cb * (k_kv_bytes / 2), maps.h, 64 * cb, 128 * tile, bar_h);
   }
+  // The register loads first (v44): v_new's 16-byte loads, whose split is the first consumer, and
+  // beta's (stored after the split; v40: stored at once, its load waited behind v_new's), and the
+  // raw gate's constants, so that none of them waits alone or behind the copies issued next
+  // (v9b: the split waited for v_new, then the gate loads only started).
+  const gate_consts gc = tid < k_gate_threads ? gate_consts_of<RAW>(p.A_log, p.dt_bias, head, tid) : gate_consts{};
+  const __nv_bfloat16 beta_in = tid < k_chunk && tid < L ? p.beta[row_of(tid)] : __float2bfloat16_rn(0.f);
+  constexpr int vn_per_thread = 64 * 16 / k_grad_threads;
+  float4 vv[2 * vn_per_thread];
+  {
+    const float* src = p.v_new + tile * tile_sizes::ck;
+#pragma unroll
+    for (int n = 0; n < vn_per_thread; ++n) {
+      const int idx = tid + n * k_grad_threads, i = idx >> 4, seg = idx & 15;
+      vv[2 * n] = *reinterpret_cast<const float4*>(src + i * v_dim + seg * 8);
+      vv[2 * n + 1] = *reinterpret_cast<const float4*>(src + i * v_dim + seg * 8 + 4);
+    }
+  }
 #pragma unroll 1
   for (int idx = tid; idx < 64 * 16; idx += k_grad_threads) {
     const int i = idx >> 4, seg = idx & 15;
@@ -332,24 +349,11 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1)
     }
   }
   // v_new, FP32 in the saved set, into smem as hi = bf16(v_new) and lo = bf16(v_new - hi), the
-  // split the forward state pass used. Its 16-byte loads and beta's are issued together, beta's
-  // first and stored after the split (v40: stored at once, its load waited behind v_new's), and
-  // the raw gate's constants before both, so that none of them waits alone (v9b: the split
-  // waited for v_new, then the gate loads only started).
-  const gate_consts gc = tid < k_gate_threads ? gate_consts_of<RAW>(p.A_log, p.dt_bias, head, tid) : gate_consts{};
+  // split the forward state pass used: its loads went out first (above), the split comes after
+  // every copy is issued.
   {
-    const __nv_bfloat16 beta_in = tid < k_chunk && tid < L ? p.beta[row_of(tid)] : __float2bfloat16_rn(0.f);
-    const float* src = p.v_new + tile * tile_sizes::ck;
-    constexpr int per_thread = 64 * 16 / k_grad_threads;
-    float4 vv[2 * per_thread];
 #pragma unroll
-    for (int n = 0; n < per_thread; ++n) {
-      const int idx = tid + n * k_grad_threads, i = idx >> 4, seg = idx & 15;
-      vv[2 * n] = *reinterpret_cast<const float4*>(src + i * v_dim + seg * 8);
-      vv[2 * n + 1] = *reinterpret_cast<const float4*>(src + i * v_dim + seg * 8 + 4);
-    }
-#pragma unroll
-    for (int n = 0; n < per_thread; ++n) {
+    for (int n = 0; n < vn_per_thread; ++n) {
       const int idx = tid + n * k_grad_threads, i = idx >> 4, seg = idx & 15;
       const float v[8] = {vv[2 * n].x,     vv[2 * n].y,     vv[2 * n].z,     vv[2 * n].w,
                           vv[2 * n + 1].x, vv[2 * n + 1].y, vv[2 * n + 1].z, vv[2 * n + 1].w};
