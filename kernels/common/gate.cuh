@@ -26,7 +26,7 @@ __device__ __forceinline__ float log_gate(float in, float neg_A, float bias) {
   return RAW ? neg_A * softplus_f(in + bias) : in;
 }
 
-// The thread map of gate_read, gate_scan, store_gamma and slow_sub_blocks: 2 threads per column.
+// The thread map of gate_read, gate_scan, store_gamma and mark_wide: 2 threads per column.
 constexpr int k_gate_threads = 256;
 
 // The chunk's gate goes through shared memory, in three steps so that the caller keeps it in flight
