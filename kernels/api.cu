@@ -45,7 +45,7 @@ cudaError_t alloc(T** p, std::size_t count) {
 void free_plan(kda_plan* p) {
   for (void* ptr : {static_cast<void*>(p->chunks), static_cast<void*>(p->seqs), static_cast<void*>(p->seq_order),
                     static_cast<void*>(p->grad_order), static_cast<void*>(p->out_order), static_cast<void*>(p->w), static_cast<void*>(p->u), static_cast<void*>(p->qg),
-                    static_cast<void*>(p->qg_lo), static_cast<void*>(p->kg), static_cast<void*>(p->Aqk),
+                    static_cast<void*>(p->qg_lo), static_cast<void*>(p->kg), static_cast<void*>(p->kg_lo), static_cast<void*>(p->Aqk),
                     static_cast<void*>(p->gC), static_cast<void*>(p->X), static_cast<void*>(p->dh),
                     static_cast<void*>(p->dvn), static_cast<void*>(p->dvn_lo), static_cast<void*>(p->replay),
                     static_cast<void*>(p->dA_part), static_cast<void*>(p->ddt_part),
@@ -84,6 +84,7 @@ kda_status check_fwd_args(const kda_plan* plan, const kda_fwd_args* a, bool need
 struct intra_tiles {
   __nv_bfloat16 *w, *qg, *kg, *Aqk;
   float *u, *gC;
+  __nv_bfloat16* kg_lo; // kg's lo half: the state passes' h update (plan workspace on both paths)
   // What only the backward reads, written only when non-null: X = (I + Akk)^-1 and qg's lo half.
   float* X;
   __nv_bfloat16* qg_lo;
@@ -92,7 +93,7 @@ struct intra_tiles {
 // The plan's workspace (replay path; forward without a saved set), with the backward's tiles
 // (bwd_intra) or without them (the forward).
 intra_tiles workspace_tiles(const kda_plan* plan, bool for_backward) {
-  return {plan->w, plan->qg, plan->kg, plan->Aqk, plan->u, plan->gC, for_backward ? plan->X : nullptr,
+  return {plan->w, plan->qg, plan->kg, plan->Aqk, plan->u, plan->gC, plan->kg_lo, for_backward ? plan->X : nullptr,
           for_backward ? plan->qg_lo : nullptr};
 }
 
@@ -100,7 +101,7 @@ intra_tiles workspace_tiles(const kda_plan* plan, bool for_backward) {
 // the backward reads the forward's intra outputs (the same bits its own recompute would give)
 // instead of running the intra stage again.
 intra_tiles saved_tiles(const kda_plan* plan, const kda_plan::saved_regions& r) {
-  return {r.w, r.qg, r.kg, r.Aqk, plan->u, r.gC, r.X, r.qg_lo};
+  return {r.w, r.qg, r.kg, r.Aqk, plan->u, r.gC, plan->kg_lo, r.X, r.qg_lo};
 }
 
 // The saved set's regions at `saved` (all null when there is none).
@@ -146,7 +147,7 @@ cudaError_t launch_intra(const kda_plan* plan, const kda_fwd_args* a, const intr
   const kda::dev::fwd_intra_params p{static_cast<const __nv_bfloat16*>(a->q), static_cast<const __nv_bfloat16*>(a->k),
                                      static_cast<const __nv_bfloat16*>(a->v), static_cast<const __nv_bfloat16*>(a->beta),
                                      a->gate_in, a->A_log, a->dt_bias, plan->chunks, plan->problem.heads, plan->scale,
-                                     t.w, t.u, t.qg, t.qg_lo, t.kg, t.Aqk, t.gC, t.X, r.flags, epoch};
+                                     t.w, t.u, t.qg, t.qg_lo, t.kg, t.kg_lo, t.Aqk, t.gC, t.X, r.flags, epoch};
   const cudaError_t e = kda::dev::launch_fwd_intra(p, plan->num_chunks, plan->problem.gate == KDA_GATE_RAW,
                                                    plan->problem.l2n == KDA_L2N_FUSED, st);
   if (e == cudaSuccess && !graph) plan->epoch = epoch;
@@ -187,7 +188,7 @@ cudaError_t launch_state(const kda_plan* plan, const intra_tiles& t, void* o, __
                          const apart_use& apart, bool alone, cudaStream_t st) {
   const ready_use r = ready_for_state(plan, st);
   const unsigned out_epoch = apart.out.epoch + 1;
-  const kda::dev::fwd_state_params p{plan->seqs, plan->seq_order, plan->problem.heads, t.w, t.u, t.qg, t.kg,
+  const kda::dev::fwd_state_params p{plan->seqs, plan->seq_order, plan->problem.heads, t.w, t.u, t.qg, t.kg, t.kg_lo,
                                      t.Aqk, t.gC, static_cast<__nv_bfloat16*>(o), h_out, vn_out, plan->tiles(),
                                      r.flags, r.epoch, plan->cu_seqlens.back(), apart.min_chunks, apart.out.flags,
                                      out_epoch};
@@ -487,6 +488,7 @@ kda_status kda_plan_create(const kda_problem* problem, kda_plan** out) {
   step(alloc(&plan->qg, tiles * kda::dev::tile_sizes::ck));
   step(alloc(&plan->qg_lo, tiles * kda::dev::tile_sizes::ck));
   step(alloc(&plan->kg, tiles * kda::dev::tile_sizes::ck));
+  step(alloc(&plan->kg_lo, tiles * kda::dev::tile_sizes::ck));
   step(alloc(&plan->Aqk, tiles * kda::dev::tile_sizes::cc));
   step(alloc(&plan->gC, tiles * kda::dev::k_dim));
   step(alloc(&plan->X, tiles * kda::dev::tile_sizes::cc));

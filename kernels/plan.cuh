@@ -43,6 +43,10 @@ struct kda_plan {
   __nv_bfloat16 *w = nullptr, *qg = nullptr, *kg = nullptr, *Aqk = nullptr;
   float *u = nullptr, *gC = nullptr;
   __nv_bfloat16* qg_lo = nullptr; // qg's bf16 lo half, for the replay backward's bwd_dh
+  // kg's bf16 lo half (bf16(kg - bf16(kg))): the state passes' h update takes kg as hi + lo (v45).
+  // Only the state passes read it (the forward's and the replay's), so like u it lives here, not
+  // in the saved set.
+  __nv_bfloat16* kg_lo = nullptr;
 
   // Backward workspace (per tile): X = (I + Akk)^-1 from bwd_intra; dh (state gradient leaving the
   // chunk) and dv_new (bf16 hi + lo) from bwd_dh; the replay path's h and v_new (the saved set's first two

@@ -313,16 +313,18 @@ __global__ void __launch_bounds__(k_intra_threads, 2) fwd_intra_kernel(fwd_intra
         load8(s_q + i * k_ld_bf + d0, qv);
         load8(s_k + i * k_ld_bf + d0, kv);
         const float rq = c.rq(i), rk = c.rk(i);
-        std::uint32_t qg_out[4], qg_lo[4], kg_out[4];
+        std::uint32_t qg_out[4], qg_lo[4], kg_out[4], kg_lo[4];
 #pragma unroll
         for (int e = 0; e < 8; e += 2) {
           split_bf16x2(qv[e] * rq * exp_ftz(gm[e]), qv[e + 1] * rq * exp_ftz(gm[e + 1]), qg_out[e / 2], qg_lo[e / 2]);
-          kg_out[e / 2] = pack_bf16(kv[e] * rk * exp_ftz(gc[e] - gm[e]), kv[e + 1] * rk * exp_ftz(gc[e + 1] - gm[e + 1]));
+          split_bf16x2(kv[e] * rk * exp_ftz(gc[e] - gm[e]), kv[e + 1] * rk * exp_ftz(gc[e + 1] - gm[e + 1]), kg_out[e / 2],
+                       kg_lo[e / 2]);
         }
         const std::size_t off = tile * tile_sizes::ck + i * k_dim + d0;
         *reinterpret_cast<uint4*>(p.qg + off) = make_uint4(qg_out[0], qg_out[1], qg_out[2], qg_out[3]);
         if (p.qg_lo) *reinterpret_cast<uint4*>(p.qg_lo + off) = make_uint4(qg_lo[0], qg_lo[1], qg_lo[2], qg_lo[3]);
         *reinterpret_cast<uint4*>(p.kg + off) = make_uint4(kg_out[0], kg_out[1], kg_out[2], kg_out[3]);
+        *reinterpret_cast<uint4*>(p.kg_lo + off) = make_uint4(kg_lo[0], kg_lo[1], kg_lo[2], kg_lo[3]);
       }
       p.gC[tile * k_dim + writer] = expf(s_gamC[writer]); // 128 writers, one per column
     }

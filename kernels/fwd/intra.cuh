@@ -31,6 +31,7 @@ struct fwd_intra_params {
   __nv_bfloat16* qg;  // [64][128]
   __nv_bfloat16* qg_lo; // [64][128] bf16(qg - bf16(qg)) for the backward (bwd_dh), or null
   __nv_bfloat16* kg;  // [64][128]
+  __nv_bfloat16* kg_lo; // [64][128] bf16(kg - bf16(kg)): the state passes' h update takes kg as hi + lo
   __nv_bfloat16* Aqk; // [64][64], zero above the diagonal
   float* gC;          // [128] exp(gamma_C)
   float* X;           // [64][64] (I + Akk)^-1 for the backward (saved set or replay workspace), or null

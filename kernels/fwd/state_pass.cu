@@ -8,6 +8,7 @@
 //   step 2  warp (row block, column half): v_new = u - w h, o = qg h          (K = 128)
 //   step 3  o += Aqk v_new                                                      (K = 64)
 //   step 4  warp = 16 state rows: h = diag(exp(gamma_C)) h + kg^T v_new        (K = 64)
+//           (kg = kg + kg_lo, v_new = hi + lo: per k step kg^T hi, kg^T lo, kg_lo^T hi; v45)
 // Without o (the replay backward's bwd_state_replay) the o terms of steps 2 and 3 and the loads
 // of qg and Aqk are left out (template O).
 // bf16 operands, FP32 accumulation, fixed k order: deterministic. u is read in FP32, and v_new
@@ -41,12 +42,13 @@ template <int VT>
 struct state_smem {
   static constexpr int ld = VT + 8;  // bf16 row stride of [.][VT] tiles (h, v_new hi and lo)
   static constexpr int ldu = VT;     // fp32 row stride of u [64][VT] (the copy engine's dense box)
-  // stage: w, qg, kg [64][128] and Aqk [64][64] bf16 swizzled (tile_maps.cuh), u [64][ldu] fp32,
+  // stage: w, qg, kg, kg_lo [64][128] and Aqk [64][64] bf16 swizzled (tile_maps.cuh), u [64][ldu] fp32,
   // exp(gamma_C) [128] fp32; stages on 1024-byte boundaries for the swizzled boxes
   static constexpr std::size_t w = 0;
   static constexpr std::size_t qg = w + 2 * k_box_bytes;
   static constexpr std::size_t kg = qg + 2 * k_box_bytes;
-  static constexpr std::size_t Aqk = kg + 2 * k_box_bytes;
+  static constexpr std::size_t kg_lo = kg + 2 * k_box_bytes;
+  static constexpr std::size_t Aqk = kg_lo + 2 * k_box_bytes;
   static constexpr std::size_t u = Aqk + k_box_bytes;
   static constexpr std::size_t gC = u + 64 * ldu * 4; // 128-byte aligned for its box
   static constexpr std::size_t stage = box_aligned(gC + 128 * 4);
@@ -57,12 +59,12 @@ struct state_smem {
   static constexpr std::size_t bytes = bars + 4 * 8;
   static_assert(bars % 8 == 0, "mbarrier alignment");
   static_assert(bytes <= 227 * 1024, "one CTA per SM");
-  // What the producer's copies bring per chunk: w, kg, u, exp(gamma_C); with o also qg, Aqk.
-  static constexpr std::uint32_t copy_bytes(bool o) { return (o ? 7 : 4) * k_box_bytes + 64 * VT * 4 + 128 * 4; }
+  // What the producer's copies bring per chunk: w, kg, kg_lo, u, exp(gamma_C); with o also qg, Aqk.
+  static constexpr std::uint32_t copy_bytes(bool o) { return (o ? 9 : 6) * k_box_bytes + 64 * VT * 4 + 128 * 4; }
 };
 
 struct stage_ptrs {
-  __nv_bfloat16 *w, *qg, *kg, *Aqk;
+  __nv_bfloat16 *w, *qg, *kg, *kg_lo, *Aqk;
   float *u, *gC;
 };
 
@@ -71,12 +73,13 @@ __device__ __forceinline__ stage_ptrs stage_at(unsigned char* smem, int buf) {
   using L = state_smem<VT>;
   unsigned char* b = smem + buf * L::stage;
   return {reinterpret_cast<__nv_bfloat16*>(b + L::w), reinterpret_cast<__nv_bfloat16*>(b + L::qg),
-          reinterpret_cast<__nv_bfloat16*>(b + L::kg), reinterpret_cast<__nv_bfloat16*>(b + L::Aqk),
+          reinterpret_cast<__nv_bfloat16*>(b + L::kg), reinterpret_cast<__nv_bfloat16*>(b + L::kg_lo),
+          reinterpret_cast<__nv_bfloat16*>(b + L::Aqk),
           reinterpret_cast<float*>(b + L::u), reinterpret_cast<float*>(b + L::gC)};
 }
 
 // The producer warp: chunk c's boxes into stage c % 2 (lanes 0-3: w, kg; lane 7: u of this V
-// tile; lane 8: exp(gamma_C); with O lanes 4-6: qg, Aqk), once the computing warps have released
+// tile; lane 8: exp(gamma_C); lanes 9-10: kg_lo; with O lanes 4-6: qg, Aqk), once the computing warps have released
 // the stage's previous chunk and the intra stage has published the chunk's tile
 // (common/ready_flags.cuh).
 template <int VT, bool O>
@@ -102,6 +105,8 @@ __device__ void produce(const fwd_state_params& p, const state_maps& maps, unsig
       copy_box(s.u, maps.u, VT * vt, 64 * tile, bars + st);
     } else if (lane == 8) {
       copy_box(s.gC, maps.gC, 0, tile, bars + st);
+    } else if (lane == 9 || lane == 10) {
+      copy_tile_box(s.kg_lo, maps.kg_lo, lane & 1, tile, bars + st);
     }
   }
 }
@@ -237,17 +242,21 @@ __global__ void __launch_bounds__(k_threads, 1) fwd_state_kernel(const fwd_state
       scale_frag_rows(hf, s.gC, 16 * warp, lane);
 #pragma unroll
       for (int kk = 0; kk < 4; ++kk) {
-        std::uint32_t a[4];
+        std::uint32_t a[4], a_lo[4];
         load_a_bf16_trans_swz(a, s.kg, 16 * kk, 16 * warp, lane);
+        load_a_bf16_trans_swz(a_lo, s.kg_lo, 16 * kk, 16 * warp, lane);
 #pragma unroll
         for (int np = 0; np < NT4 / 2; ++np) {
-#pragma unroll
-          for (const __nv_bfloat16* part : {s_vn, s_vn_lo}) { // v_new = hi + lo
-            std::uint32_t b0[2], b1[2];
-            load_b_bf16_x2(b0, b1, part + 16 * kk * ld + 16 * np, ld, lane);
-            mma_bf16_16816(hf[2 * np], a, b0);
-            mma_bf16_16816(hf[2 * np + 1], a, b1);
-          }
+          std::uint32_t b0[2], b1[2], l0[2], l1[2];
+          load_b_bf16_x2(b0, b1, s_vn + 16 * kk * ld + 16 * np, ld, lane);
+          load_b_bf16_x2(l0, l1, s_vn_lo + 16 * kk * ld + 16 * np, ld, lane);
+          // kg^T hi, kg^T lo, kg_lo^T hi (kg_lo^T lo is below FP32 rounding): the order of every pass
+          mma_bf16_16816(hf[2 * np], a, b0);
+          mma_bf16_16816(hf[2 * np + 1], a, b1);
+          mma_bf16_16816(hf[2 * np], a, l0);
+          mma_bf16_16816(hf[2 * np + 1], a, l1);
+          mma_bf16_16816(hf[2 * np], a_lo, b0);
+          mma_bf16_16816(hf[2 * np + 1], a_lo, b1);
         }
       }
     }
@@ -276,6 +285,7 @@ cudaError_t make_state_maps(const fwd_state_params& p, int u_box_cols, bool u_sw
   }
   if (const cudaError_t e = make_f32_map(&maps->gC, p.gC, p.num_tiles, 128, 1); e != cudaSuccess) return e;
   for (auto [map, base, width] : {std::tuple{&maps->w, p.w, k_dim}, std::tuple{&maps->kg, p.kg, k_dim},
+                                  std::tuple{&maps->kg_lo, p.kg_lo, k_dim},
                                   std::tuple{&maps->qg, p.o ? p.qg : nullptr, k_dim},
                                   std::tuple{&maps->Aqk, p.o ? p.Aqk : nullptr, k_chunk}}) {
     if (!base) continue;

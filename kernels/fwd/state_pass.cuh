@@ -7,7 +7,10 @@
 // One CTA per (sequence, head, V tile of 16, 32 or 64 columns); the state h (128 x VT of it) stays in FP32
 // registers across chunks. Optionally writes the saved set: h entering each chunk (bf16) and v_new
 // (fp32). u and v_new keep FP32 precision (v_new enters its two products as a bf16 hi + lo pair):
-// their bf16 rounding bounded the gate gradients' error (docs/backward-design.md).
+// their bf16 rounding bounded the gate gradients' error (docs/backward-design.md). Since v45 kg
+// enters the h update as a bf16 hi + lo pair too: kg^T v_new = kg^T hi + kg^T lo + kg_lo^T hi, per
+// k step in that order in every pass (the same bits for every V tile); kg's rounding was the
+// largest single share left in the gate gradients' error (docs/backward-design.md, session 25).
 #include <cuda_bf16.h>
 
 #include "common/layout.cuh"
@@ -24,6 +27,7 @@ struct fwd_state_params {
   const float* u;
   const __nv_bfloat16* qg;
   const __nv_bfloat16* kg;
+  const __nv_bfloat16* kg_lo; // bf16(kg - bf16(kg)): the h update takes kg as hi + lo (v45)
   const __nv_bfloat16* Aqk;
   const float* gC;
   __nv_bfloat16* o;      // [T, H, V], may be null (state replay only)
@@ -54,7 +58,7 @@ constexpr int k_state_threads = 256; // the warps that compute; both kernels add
 // without o the passes read neither; u in boxes of u_box_cols columns, swizzled (128 B) where
 // u_swizzle says so, exp(gamma_C) a tile a box).
 struct state_maps {
-  CUtensorMap w, kg, qg, Aqk, u, gC;
+  CUtensorMap w, kg, kg_lo, qg, Aqk, u, gC;
 };
 cudaError_t make_state_maps(const fwd_state_params& p, int u_box_cols, bool u_swizzle, state_maps* maps);
 

@@ -2,7 +2,8 @@
 // state_pass.cu, with the warps split by role so that a chunk step of the recurrence waits for
 // nothing but its own two products.
 //   chain warps 0-3   v_new = u - w h              (row block `warp`, 16 columns, K = 128)
-//                     h = diag(exp(gamma_C)) h + kg^T v_new   (state rows [32 warp, +32), K = 64)
+//                     h = diag(exp(gamma_C)) h + kg^T v_new   (state rows [32 warp, +32), K = 64;
+//                     kg = kg + kg_lo, v_new = hi + lo since v45)
 //   output warps 4-7  o = qg h + Aqk v_new         (row block `warp - 4`, 16 columns)
 //                     o's stores; one thread has the copy engine store the saved set's h (v28)
 //                     and, where o is left to fwd_output (o_apart: the saved path's long
@@ -12,8 +13,9 @@
 // chain warps with two 128-thread barriers; the output warps work on the same chunk beside them,
 // on copies of h and v_new kept for two chunks (double buffers), and never hold the chain up unless
 // they fall two chunks behind.
-//   producer warp 8   copies w, kg, u, exp(gamma_C) (chain stage) and qg, Aqk (output stage),
-//                     k_stages chunks ahead, each chunk once the intra stage has published it
+//   producer warp 8   copies w, kg, kg_lo, u, exp(gamma_C) (chain stage) and qg, Aqk (output
+//                     stage), up to k_chain_stages / k_out_stages chunks ahead, each chunk once
+//                     the intra stage has published it
 //                     (common/ready_flags.cuh: this pass may start while the intra stage runs)
 // The producer's w, kg, qg and Aqk are whole [64][64] boxes for the copy engine
 // (common/tile_maps.cuh: 8 KB a copy, 128-byte swizzled shared layout), u and exp(gamma_C) dense
@@ -36,10 +38,15 @@ namespace kda::dev {
 namespace {
 
 constexpr int VT = 16;
-constexpr int k_stages = 3;    // chunks of the inputs in flight or in use
+// Chunks of the inputs in flight or in use, per group (at least two: a stage is released when
+// the next chunk's has arrived). Three of each until v45; with kg_lo (16 KB a chunk) the chain
+// keeps three (two cost the pass 46 % on R2: session 25, call B) and the output warps, off the
+// chain, get two.
+constexpr int k_chain_stages = 3;
+constexpr int k_out_stages = 2;
 constexpr int k_group = 128;   // threads of the chain role and of the output role
 constexpr int k_threads = 2 * k_group + 32; // chain, output, producer warp
-constexpr int k_ld = VT + 8;   // bf16 row stride of [.][16] tiles (v_new hi and lo; h unless boxed)
+constexpr int k_ld = VT + 8;   // bf16 row stride of [.][16] tiles (v_new hi and lo)
 constexpr int k_ldu = VT;      // fp32 row stride of u [64][16] (the copy engine's dense box)
 constexpr int k_publish_every = 8; // chunks per publication of fwd_output's flags (saved path)
 
@@ -51,34 +58,37 @@ __device__ __forceinline__ int bar_vn_full(int b) { return 5 + b; }
 __device__ __forceinline__ int bar_buf_free(int b) { return 7 + b; }
 
 struct narrow_smem {
-  // chain stage: w, kg [64][128] bf16 swizzled (tile_maps.cuh), u [64][16] fp32, exp(gamma_C) [128]
-  // fp32; stages on 1024-byte boundaries for the swizzled boxes
+  // chain stage: w, kg, kg_lo [64][128] bf16 swizzled (tile_maps.cuh; 1024-byte boundaries), and
+  // apart from them (so that no stage rounds up to 1 KB) u [64][16] fp32, exp(gamma_C) [128] fp32
   static constexpr std::size_t c_w = 0;
   static constexpr std::size_t c_kg = c_w + 2 * k_box_bytes;
-  static constexpr std::size_t c_u = c_kg + 2 * k_box_bytes;
-  static constexpr std::size_t c_gC = c_u + 64 * k_ldu * 4; // 128-byte aligned for its box
-  static constexpr std::size_t c_stage = box_aligned(c_gC + 128 * 4);
+  static constexpr std::size_t c_kg_lo = c_kg + 2 * k_box_bytes;
+  static constexpr std::size_t c_stage = c_kg_lo + 2 * k_box_bytes;
   // output stage: qg [64][128], Aqk [64][64] bf16 swizzled
-  static constexpr std::size_t o_base = k_stages * c_stage;
+  static constexpr std::size_t o_base = k_chain_stages * c_stage;
   static constexpr std::size_t o_qg = 0;
   static constexpr std::size_t o_Aqk = o_qg + 2 * k_box_bytes;
   static constexpr std::size_t o_stage = o_Aqk + k_box_bytes;
-  // per buffer b: h [128][16] bf16 (h_layout: 24 or 16 bytes a row), v_new hi [64][24], lo
-  // [64][24] (bf16)
-  static constexpr std::size_t x_base = o_base + k_stages * o_stage;
+  // per buffer b: h [128][16] bf16 (h_layout), v_new hi [64][24], lo [64][24] (bf16)
+  static constexpr std::size_t x_base = o_base + k_out_stages * o_stage;
   static constexpr std::size_t x_h = 0;
-  static constexpr std::size_t x_hi = x_h + 128 * k_ld * 2;
+  static constexpr std::size_t x_hi = x_h + 128 * VT * 2;
   static constexpr std::size_t x_lo = x_hi + 64 * k_ld * 2;
   static constexpr std::size_t x_buf = x_lo + 64 * k_ld * 2;
   static_assert(x_base % 1024 == 0 && x_buf % 1024 == 0, "h's swizzle needs its buffers 256-byte aligned");
+  // per chain stage: u [64][16] fp32 (128-byte aligned for its box), exp(gamma_C) [128] fp32
+  static constexpr std::size_t u_base = x_base + 2 * x_buf;
+  static constexpr std::size_t u_gC = 64 * k_ldu * 4;
+  static constexpr std::size_t u_stage = u_gC + 128 * 4;
+  static_assert(u_base % 128 == 0 && u_stage % 128 == 0, "u's and exp(gamma_C)'s boxes start 128-byte aligned");
   // mbarriers per stage: chain full, output full, chain empty, output empty (mbarrier.cuh)
-  static constexpr std::size_t bars = x_base + 2 * x_buf;
-  static constexpr std::size_t bytes = bars + 4 * k_stages * 8;
+  static constexpr std::size_t bars = u_base + k_chain_stages * u_stage;
+  static constexpr std::size_t bytes = bars + 2 * (k_chain_stages + k_out_stages) * 8;
   static_assert(bars % 8 == 0, "mbarrier alignment");
   static_assert(bytes <= 227 * 1024, "one CTA per SM");
-  // What the producer's copies bring per chunk: w, kg, u, exp(gamma_C) (chain stage); qg, Aqk
-  // (output stage).
-  static constexpr std::uint32_t c_bytes = 4 * k_box_bytes + 64 * VT * 4 + 128 * 4;
+  // What the producer's copies bring per chunk: w, kg, kg_lo, u, exp(gamma_C) (chain stage); qg,
+  // Aqk (output stage).
+  static constexpr std::uint32_t c_bytes = 6 * k_box_bytes + 64 * VT * 4 + 128 * 4;
   static constexpr std::uint32_t o_bytes = 3 * k_box_bytes;
 };
 
@@ -86,16 +96,16 @@ struct narrow_smem {
 struct stage_bars {
   std::uint64_t* base;
   __device__ std::uint64_t* chain_full(int b) const { return base + b; }
-  __device__ std::uint64_t* out_full(int b) const { return base + k_stages + b; }
-  __device__ std::uint64_t* chain_empty(int b) const { return base + 2 * k_stages + b; }
-  __device__ std::uint64_t* out_empty(int b) const { return base + 3 * k_stages + b; }
+  __device__ std::uint64_t* out_full(int b) const { return base + k_chain_stages + b; }
+  __device__ std::uint64_t* chain_empty(int b) const { return base + k_chain_stages + k_out_stages + b; }
+  __device__ std::uint64_t* out_empty(int b) const { return base + 2 * k_chain_stages + k_out_stages + b; }
 };
 __device__ __forceinline__ stage_bars bars_of(unsigned char* smem) {
   return {reinterpret_cast<std::uint64_t*>(smem + narrow_smem::bars)};
 }
 
 struct chain_stage {
-  __nv_bfloat16 *w, *kg;
+  __nv_bfloat16 *w, *kg, *kg_lo;
   float *u, *gC;
 };
 struct out_stage {
@@ -107,8 +117,10 @@ struct shared_buf {
 
 __device__ __forceinline__ chain_stage chain_at(unsigned char* smem, int b) {
   unsigned char* s = smem + b * narrow_smem::c_stage;
+  unsigned char* u = smem + narrow_smem::u_base + b * narrow_smem::u_stage;
   return {reinterpret_cast<__nv_bfloat16*>(s + narrow_smem::c_w), reinterpret_cast<__nv_bfloat16*>(s + narrow_smem::c_kg),
-          reinterpret_cast<float*>(s + narrow_smem::c_u), reinterpret_cast<float*>(s + narrow_smem::c_gC)};
+          reinterpret_cast<__nv_bfloat16*>(s + narrow_smem::c_kg_lo), reinterpret_cast<float*>(u),
+          reinterpret_cast<float*>(u + narrow_smem::u_gC)};
 }
 __device__ __forceinline__ out_stage out_at(unsigned char* smem, int b) {
   unsigned char* s = smem + narrow_smem::o_base + b * narrow_smem::o_stage;
@@ -121,7 +133,7 @@ __device__ __forceinline__ shared_buf buf_at(unsigned char* smem, int b) {
 }
 
 // The producer warp: chunk c's boxes (lanes 0-3: w, kg, lane 4: u of this V tile, lane 5:
-// exp(gamma_C); lanes 0-2: qg, Aqk), each stage once the group reading it has released its
+// exp(gamma_C), lanes 6-7: kg_lo; lanes 0-2: qg, Aqk), each stage once the group reading it has released its
 // previous chunk and the intra stage has published the chunk's tile (common/ready_flags.cuh).
 __device__ void producer_role(const fwd_state_params& p, const state_maps& maps, unsigned char* smem,
                               const seq_info& sq, int head, int vt, bool with_o, int lane) {
@@ -129,7 +141,7 @@ __device__ void producer_role(const fwd_state_params& p, const state_maps& maps,
   const auto tile_of = [&](int c) { return seq_tile(sq, c, p.heads, head); };
   tile_waiter published;
   for (int c = 0; c < sq.num_chunks; ++c) {
-    const int st = c % k_stages, use = c / k_stages;
+    const int st = c % k_chain_stages, use = c / k_chain_stages;
     const std::size_t tile = tile_of(c);
     const chain_stage s = chain_at(smem, st);
     published.await(c, sq.num_chunks, p.ready, p.epoch, tile_of, lane);
@@ -140,48 +152,44 @@ __device__ void producer_role(const fwd_state_params& p, const state_maps& maps,
       copy_box(s.u, maps.u, VT * vt, 64 * tile, bars.chain_full(st));
     } else if (lane == 5) {
       copy_box(s.gC, maps.gC, 0, tile, bars.chain_full(st));
+    } else if (lane == 6 || lane == 7) {
+      copy_tile_box(s.kg_lo, maps.kg_lo, lane & 1, tile, bars.chain_full(st));
     }
     if (!with_o) continue; // without o (the replay pass; o_apart, v34): no qg, Aqk
-    produce_begin(bars.out_full(st), bars.out_empty(st), use, narrow_smem::o_bytes, lane);
-    const out_stage o = out_at(smem, st);
+    const int ot = c % k_out_stages;
+    produce_begin(bars.out_full(ot), bars.out_empty(ot), c / k_out_stages, narrow_smem::o_bytes, lane);
+    const out_stage o = out_at(smem, ot);
     if (lane < 2) {
-      copy_tile_box(o.qg, maps.qg, lane, tile, bars.out_full(st));
+      copy_tile_box(o.qg, maps.qg, lane, tile, bars.out_full(ot));
     } else if (lane == 2) {
-      copy_tile_box(o.Aqk, maps.Aqk, 0, tile, bars.out_full(st));
+      copy_tile_box(o.Aqk, maps.Aqk, 0, tile, bars.out_full(ot));
     }
   }
 }
 
-// Where h ([128][16] bf16) sits in its buffer. BOX (the call wants the saved set's h): in the
-// 32-byte swizzle (swz32_offset), so that one thread has the copy engine store it as one box (v28;
-// before, the output warps' 16-byte stores cost the pass 15 %, docs/perf-log.md). Otherwise rows
-// of k_ld, as before v28 (the swizzled addressing made the pass without h stores 2 - 7 % slower).
-template <bool BOX>
+// Where h ([128][16] bf16) sits in its buffer: in the 32-byte swizzle (swz32_offset), so that one
+// thread can have the copy engine store it as one box where the call wants the saved set's h (v28;
+// before, the output warps' 16-byte stores cost the pass 15 %, docs/perf-log.md). Until v45 a pass
+// without h stores kept padded rows (the swizzled addressing had made it 2 - 7 % slower); since
+// v45 every pass swizzles: the unpadded buffers leave room for kg_lo's third chain stage.
 struct h_layout {
-  __device__ static std::uint32_t offset(int r, int c) {
-    return BOX ? swz32_offset(r, c) : static_cast<std::uint32_t>((r * k_ld + c) * 2);
-  }
+  __device__ static std::uint32_t offset(int r, int c) { return swz32_offset(r, c); }
   // load_b_bf16_x2 of rows [k0, +16)
   __device__ static void load_b(std::uint32_t (&b0)[2], std::uint32_t (&b1)[2], const __nv_bfloat16* h, int k0,
                                 int lane) {
-    if constexpr (BOX) {
-      load_b_bf16_x2_swz32(b0, b1, h, k0, lane);
-    } else {
-      load_b_bf16_x2(b0, b1, h + k0 * k_ld, k_ld, lane);
-    }
+    load_b_bf16_x2_swz32(b0, b1, h, k0, lane);
   }
 };
 
 // acc += A h for rows [r0, +16) of A ([64][128] bf16, swizzled) and the 16 columns of h
 // (h_layout): w h on the chain warps, qg h on the output warps; k steps in order.
-template <bool BOX>
 __device__ __forceinline__ void rows_times_h(frag_c (&acc)[2], const __nv_bfloat16* A, int r0, const __nv_bfloat16* h,
                                              int lane) {
 #pragma unroll
   for (int kk = 0; kk < 8; ++kk) {
     std::uint32_t a[4], b0[2], b1[2];
     load_a_bf16_swz(a, A, r0, 16 * kk, lane);
-    h_layout<BOX>::load_b(b0, b1, h, 16 * kk, lane);
+    h_layout::load_b(b0, b1, h, 16 * kk, lane);
     mma_bf16_16816(acc[0], a, b0);
     mma_bf16_16816(acc[1], a, b1);
   }
@@ -199,7 +207,7 @@ __device__ void chain_role(const fwd_state_params& p, unsigned char* smem, const
   frag_c hf[2][2] = {}; // h rows S0 + 16 mt + gid (+8), cols 8 nt + 2 tig (+1)
 
   for (int c = 0; c < n; ++c) {
-    const int b = c & 1, st = c % k_stages;
+    const int b = c & 1, st = c % k_chain_stages;
     const std::size_t tile = tile_of(c);
     const chain_stage s = chain_at(smem, st);
     const shared_buf x = buf_at(smem, b);
@@ -213,22 +221,22 @@ __device__ void chain_role(const fwd_state_params& p, unsigned char* smem, const
 #pragma unroll
       for (int nt = 0; nt < 2; ++nt) {
         const int r = S0 + 16 * mt + gid, col = 8 * nt + 2 * tig;
-        *reinterpret_cast<std::uint32_t*>(xh + h_layout<BOX>::offset(r, col)) = pack_bf16(hf[mt][nt].x[0], hf[mt][nt].x[1]);
-        *reinterpret_cast<std::uint32_t*>(xh + h_layout<BOX>::offset(r + 8, col)) =
+        *reinterpret_cast<std::uint32_t*>(xh + h_layout::offset(r, col)) = pack_bf16(hf[mt][nt].x[0], hf[mt][nt].x[1]);
+        *reinterpret_cast<std::uint32_t*>(xh + h_layout::offset(r + 8, col)) =
             pack_bf16(hf[mt][nt].x[2], hf[mt][nt].x[3]);
       }
     }
     if constexpr (BOX) fence_proxy_async_shared(); // h is read by the copy engine after bar_h_full
-    mbar_wait(bars.chain_full(st), (c / k_stages) & 1); // this chunk's w, kg, u, exp(gamma_C)
+    mbar_wait(bars.chain_full(st), (c / k_chain_stages) & 1); // this chunk's w, kg, kg_lo, u, exp(gamma_C)
     named_sync(k_bar_chain, k_group); // h and this chunk's chain stage visible to every chain warp
     named_arrive(bar_h_full(b), 2 * k_group);
     // every chain warp is past chunk c - 1: its stage may be refilled (only stages that will be, so
     // that no phase is left open)
-    if (c >= 1 && c - 1 + k_stages < n && g == 0) mbar_arrive(bars.chain_empty((c - 1) % k_stages));
+    if (c >= 1 && c - 1 + k_chain_stages < n && g == 0) mbar_arrive(bars.chain_empty((c - 1) % k_chain_stages));
 
     // v_new = u - w h for rows [R0, +16)
     frag_c av[2] = {};
-    rows_times_h<BOX>(av, s.w, R0, x.h, lane);
+    rows_times_h(av, s.w, R0, x.h, lane);
     float* const vn_dst = p.vn_out ? p.vn_out + tile * tile_sizes::ck + VT * vt : nullptr;
 #pragma unroll
     for (int nt = 0; nt < 2; ++nt) {
@@ -253,18 +261,23 @@ __device__ void chain_role(const fwd_state_params& p, unsigned char* smem, const
     for (int mt = 0; mt < 2; ++mt) scale_frag_rows(hf[mt], s.gC, S0 + 16 * mt, lane);
 #pragma unroll
     for (int kk = 0; kk < 4; ++kk) {
-      std::uint32_t a[2][4];
+      std::uint32_t a[2][4], a_lo[2][4], b0[2], b1[2], l0[2], l1[2];
 #pragma unroll
-      for (int mt = 0; mt < 2; ++mt) load_a_bf16_trans_swz(a[mt], s.kg, 16 * kk, S0 + 16 * mt, lane);
+      for (int mt = 0; mt < 2; ++mt) {
+        load_a_bf16_trans_swz(a[mt], s.kg, 16 * kk, S0 + 16 * mt, lane);
+        load_a_bf16_trans_swz(a_lo[mt], s.kg_lo, 16 * kk, S0 + 16 * mt, lane);
+      }
+      load_b_bf16_x2(b0, b1, x.hi + 16 * kk * k_ld, k_ld, lane);
+      load_b_bf16_x2(l0, l1, x.lo + 16 * kk * k_ld, k_ld, lane);
+      // kg^T hi, kg^T lo, kg_lo^T hi (kg_lo^T lo is below FP32 rounding): the order of every pass
 #pragma unroll
-      for (const __nv_bfloat16* part : {x.hi, x.lo}) { // v_new = hi + lo
-        std::uint32_t b0[2], b1[2];
-        load_b_bf16_x2(b0, b1, part + 16 * kk * k_ld, k_ld, lane);
-#pragma unroll
-        for (int mt = 0; mt < 2; ++mt) {
-          mma_bf16_16816(hf[mt][0], a[mt], b0);
-          mma_bf16_16816(hf[mt][1], a[mt], b1);
-        }
+      for (int mt = 0; mt < 2; ++mt) {
+        mma_bf16_16816(hf[mt][0], a[mt], b0);
+        mma_bf16_16816(hf[mt][1], a[mt], b1);
+        mma_bf16_16816(hf[mt][0], a[mt], l0);
+        mma_bf16_16816(hf[mt][1], a[mt], l1);
+        mma_bf16_16816(hf[mt][0], a_lo[mt], b0);
+        mma_bf16_16816(hf[mt][1], a_lo[mt], b1);
       }
     }
   }
@@ -283,13 +296,13 @@ __device__ void output_role(const fwd_state_params& p, const CUtensorMap& h_map,
   const int n = sq.num_chunks;
 
   for (int c = 0; c < n; ++c) {
-    const int b = c & 1, st = c % k_stages;
+    const int b = c & 1, st = c % k_out_stages;
     const std::size_t tile = tile_of(c);
     const out_stage s = out_at(smem, st);
     const shared_buf x = buf_at(smem, b);
-    if (with_o) mbar_wait(bars.out_full(st), (c / k_stages) & 1); // this chunk's qg, Aqk
+    if (with_o) mbar_wait(bars.out_full(st), (c / k_out_stages) & 1); // this chunk's qg, Aqk
     named_sync(k_bar_out, k_group); // every output warp is past chunk c - 1: its stage may be refilled
-    if (with_o && c >= 1 && c - 1 + k_stages < n && g == 0) mbar_arrive(bars.out_empty((c - 1) % k_stages));
+    if (with_o && c >= 1 && c - 1 + k_out_stages < n && g == 0) mbar_arrive(bars.out_empty((c - 1) % k_out_stages));
 
     named_sync(bar_h_full(b), 2 * k_group);
     if (BOX && g == 0) {
@@ -297,7 +310,7 @@ __device__ void output_role(const fwd_state_params& p, const CUtensorMap& h_map,
       bulk_commit();
     }
     frag_c ao[2] = {};
-    if (with_o) rows_times_h<BOX>(ao, s.qg, R0, x.h, lane);
+    if (with_o) rows_times_h(ao, s.qg, R0, x.h, lane);
     named_sync(bar_vn_full(b), 2 * k_group);
     if (with_o) {
 #pragma unroll
@@ -354,10 +367,12 @@ __global__ void __launch_bounds__(k_threads, 1)
   if (p.out_ready) allow_dependent_launch();
   if (threadIdx.x == 0) {
     const stage_bars bars = bars_of(smem);
-    for (int b = 0; b < k_stages; ++b) {
+    for (int b = 0; b < k_chain_stages; ++b) {
       mbar_init(bars.chain_full(b), 1);
-      mbar_init(bars.out_full(b), 1);
       mbar_init(bars.chain_empty(b), 1);
+    }
+    for (int b = 0; b < k_out_stages; ++b) {
+      mbar_init(bars.out_full(b), 1);
       mbar_init(bars.out_empty(b), 1);
     }
     fence_mbar_init();

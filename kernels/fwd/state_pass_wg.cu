@@ -7,6 +7,7 @@
 //   G2  o^T     = h^T qg^T                                      B = qg (K-major)   m64n64k16 x 8
 //       v_new = u - v_new^T (FP32), split into bf16 hi + lo A-fragments, written back over u
 //   G3  h^T     = h^T diag(exp(gamma_C)) + v_new^T kg  A = hi, lo  B = kg (MN-major)  m64n128k16 x 8
+//                                    + hi^T kg_lo (v45)        B = kg_lo (MN-major)    m64n128k16 x 4
 //   G4  o^T    += v_new^T Aqk^T                                  B = Aqk (K-major)  m64n64k16 x 8
 // v_new is formed while G2 runs, and o leaves one chunk late, while the next chunk's G1 runs. The
 // saved set's h and o (transposed back to [row][column] by stmatrix into swizzled boxes) and v_new
@@ -34,11 +35,12 @@ constexpr int k_threads = k_chain + 32;  // and the producer warp
 constexpr int k_bar_group = 1;           // named barrier of the warpgroup
 
 struct wg_smem {
-  // stage: w, kg, qg [64][128], Aqk [64][64] bf16 swizzled; u [64][64] fp32 as two swizzled
-  // [64][32] boxes (v_new is written over it); exp(gamma_C) [128]
+  // stage: w, kg, kg_lo, qg [64][128], Aqk [64][64] bf16 swizzled; u [64][64] fp32 as two
+  // swizzled [64][32] boxes (v_new is written over it); exp(gamma_C) [128]
   static constexpr std::size_t w = 0;
   static constexpr std::size_t kg = w + 2 * k_box_bytes;
-  static constexpr std::size_t qg = kg + 2 * k_box_bytes;
+  static constexpr std::size_t kg_lo = kg + 2 * k_box_bytes;
+  static constexpr std::size_t qg = kg_lo + 2 * k_box_bytes;
   static constexpr std::size_t Aqk = qg + 2 * k_box_bytes;
   static constexpr std::size_t u = Aqk + k_box_bytes;
   static constexpr std::size_t gC = u + 64 * VT * 4;
@@ -51,21 +53,22 @@ struct wg_smem {
                 "swizzled boxes start 1024-byte aligned");
   static_assert(bars % 8 == 0, "mbarrier alignment");
   static_assert(bytes <= 227 * 1024, "one CTA per SM");
-  static constexpr std::uint32_t copy_bytes(bool o) { return (o ? 7 : 4) * k_box_bytes + 64 * VT * 4 + 128 * 4; }
+  static constexpr std::uint32_t copy_bytes(bool o) { return (o ? 9 : 6) * k_box_bytes + 64 * VT * 4 + 128 * 4; }
 };
 
 struct stage_ptrs {
-  unsigned char *w, *kg, *qg, *Aqk, *u;
+  unsigned char *w, *kg, *kg_lo, *qg, *Aqk, *u;
   float* gC;
 };
 __device__ __forceinline__ stage_ptrs stage_at(unsigned char* smem, int st) {
   unsigned char* b = smem + st * wg_smem::stage;
-  return {b + wg_smem::w, b + wg_smem::kg, b + wg_smem::qg, b + wg_smem::Aqk, b + wg_smem::u,
+  return {b + wg_smem::w, b + wg_smem::kg, b + wg_smem::kg_lo, b + wg_smem::qg, b + wg_smem::Aqk, b + wg_smem::u,
           reinterpret_cast<float*>(b + wg_smem::gC)};
 }
 
 // The producer warp: every input of chunk c into stage c % 2 once the warpgroup has released the
-// stage and the intra stage has published the tile (lanes 0-3 w, kg; 4-6 qg, Aqk; 7-8 u; 9 gC).
+// stage and the intra stage has published the tile (lanes 0-3 w, kg; 4-6 qg, Aqk; 7-8 u; 9 gC;
+// 10-11 kg_lo).
 __device__ void produce(const fwd_state_params& p, const state_maps& maps, unsigned char* smem, const seq_info& sq,
                         int head, int vt, int lane) {
   auto* const bars = reinterpret_cast<std::uint64_t*>(smem + wg_smem::bars);
@@ -87,6 +90,8 @@ __device__ void produce(const fwd_state_params& p, const state_maps& maps, unsig
       copy_box(s.u + (lane - 7) * k_box_bytes, maps.u, VT * vt + 32 * (lane - 7), 64 * tile, bars + st);
     } else if (lane == 9) {
       copy_box(s.gC, maps.gC, 0, tile, bars + st);
+    } else if (lane == 10 || lane == 11) {
+      copy_tile_box(s.kg_lo, maps.kg_lo, lane & 1, tile, bars + st);
     }
   }
 }
@@ -259,13 +264,14 @@ __global__ void __launch_bounds__(k_threads, 1)
       fence_proxy_async_shared();
     }
     // G3: h^T += v_new^T kg; G4: o^T += v_new^T Aqk^T (per element the k steps in order, hi
-    // before lo)
-    const std::uint32_t Aqk_s = smem_addr(s.Aqk), kg_s = smem_addr(s.kg);
+    // before lo; in G3 per k step hi^T kg, lo^T kg, hi^T kg_lo, as the mma.sync passes)
+    const std::uint32_t Aqk_s = smem_addr(s.Aqk), kg_s = smem_addr(s.kg), kg_lo_s = smem_addr(s.kg_lo);
     wgmma_fence();
 #pragma unroll
     for (int kk = 0; kk < 4; ++kk) {
       wgmma_m64n128k16<1>(hT, vh[kk], desc_mnmajor(kg_s, kk), 1);
       wgmma_m64n128k16<1>(hT, vl[kk], desc_mnmajor(kg_s, kk), 1);
+      wgmma_m64n128k16<1>(hT, vh[kk], desc_mnmajor(kg_lo_s, kk), 1);
     }
     wgmma_commit(); // G3
     if (O) {
