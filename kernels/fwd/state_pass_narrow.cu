@@ -17,7 +17,7 @@
 //                     stage), up to k_chain_stages / k_out_stages chunks ahead, each chunk once
 //                     the intra stage has published it
 //                     (common/ready_flags.cuh: this pass may start while the intra stage runs)
-// The producer's w, kg, qg and Aqk are whole [64][64] boxes for the copy engine
+// The producer's w, kg, kg_lo, qg and Aqk are whole [64][64] boxes for the copy engine
 // (common/tile_maps.cuh: 8 KB a copy, 128-byte swizzled shared layout), u and exp(gamma_C) dense
 // fp32 boxes ([64][16], [1][128]), all completing on mbarriers (common/mbarrier.cuh). Before v18
 // both groups loaded every tile with 16-byte cp.async, one chunk ahead (v18: the chunk step 1.7 ->
@@ -41,7 +41,8 @@ constexpr int VT = 16;
 // Chunks of the inputs in flight or in use, per group (at least two: a stage is released when
 // the next chunk's has arrived). Three of each until v45; with kg_lo (16 KB a chunk) the chain
 // keeps three (two cost the pass 46 % on R2: session 25, call B) and the output warps, off the
-// chain, get two.
+// chain, get two. The producer issues a chunk's chain copies before its output copies, so output
+// warps that lag two chunks behind can now also delay the chain's copies by one.
 constexpr int k_chain_stages = 3;
 constexpr int k_out_stages = 2;
 constexpr int k_group = 128;   // threads of the chain role and of the output role
@@ -133,8 +134,9 @@ __device__ __forceinline__ shared_buf buf_at(unsigned char* smem, int b) {
 }
 
 // The producer warp: chunk c's boxes (lanes 0-3: w, kg, lane 4: u of this V tile, lane 5:
-// exp(gamma_C), lanes 6-7: kg_lo; lanes 0-2: qg, Aqk), each stage once the group reading it has released its
-// previous chunk and the intra stage has published the chunk's tile (common/ready_flags.cuh).
+// exp(gamma_C), lanes 6-7: kg_lo; lanes 0-2: qg, Aqk), each stage once the group reading it has
+// released its previous chunk and the intra stage has published the chunk's tile
+// (common/ready_flags.cuh).
 __device__ void producer_role(const fwd_state_params& p, const state_maps& maps, unsigned char* smem,
                               const seq_info& sq, int head, int vt, bool with_o, int lane) {
   const stage_bars bars = bars_of(smem);
