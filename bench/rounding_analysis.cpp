@@ -14,13 +14,17 @@
 //     "bwd-Aqk": bwd_dh reads that intra tile at TF32 precision, the forward keeping bf16; a
 //     set ending in "/bwd-bf16" has the gradient stages read h and v_new in bf16 (a saved set kept
 //     narrow while the forward's products are raised).
-//   rounding_analysis row=SCENARIO [seed] [raise=...] [gate=g|raw] [l2n=off|fused]
+//   rounding_analysis row=SCENARIO [seed] [raise=...] [gate=g|raw] [l2n=off|fused] [heads=N] [per-head]
 //     The same variants on a harness row's own inputs (the counter-based generator, every
 //     (sequence, head) pair of the scenario, both decays; seed default 1, the harness's; gate
 //     default raw, l2n default off): rel-L2 per tensor over the row as `kda-bench --check` prints
 //     it; raw gate: dA_log as the [H] vector summed over sequences, and its error over sum |dg g|.
 //     Compares the emulation with a GPU check of the same row and seed (a GPU test's inputs:
 //     the test's scenario name and seed, e.g. row=m2 7 for bwd_vs_reference.m2_all_heads).
+//     heads=N: the first N heads only (a big row's sampled heads: the nightly checks head 0).
+//     per-head (raw gate): also each head's dA_log error and its cancellation (sum |dg g| over
+//     |dA_log|), since one ill-conditioned head can hold the whole [H] vector's error (session 25:
+//     4doc's head 0 at fast decay cancels 12 053-fold, docs/backward-design.md).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -56,21 +60,22 @@ struct variant {
 
 // Row mode: every (sequence, head) pair of one scenario.
 void run_row(const std::string& scenario_name, std::uint64_t seed, gate_form gate, kda::l2n_mode l2n,
-             const std::vector<variant>& variants) {
+             const std::vector<variant>& variants, int max_heads, bool per_head) {
   kda::scenario_catalog catalog;
   catalog.add_directory(kda::default_scenario_dir());
   const kda::scenario* scen = catalog.find(scenario_name);
   if (!scen) throw std::runtime_error("rounding_analysis: no scenario '" + scenario_name + "'");
   const kda::problem_dims d = kda::dims_of(*scen);
+  const int heads = max_heads > 0 ? std::min(max_heads, d.heads) : d.heads;
   const bool raw = gate == gate_form::raw;
-  std::printf("row %s (%d sequences, %d heads), seed %llu, %s gate, l2n %s; rel-L2 vs the FP64 recurrence\n",
-              scenario_name.c_str(), d.sequences(), d.heads, static_cast<unsigned long long>(seed), raw ? "raw" : "g",
-              l2n == kda::l2n_mode::fused ? "fused" : "off");
+  std::printf("row %s (%d sequences, %d of %d heads), seed %llu, %s gate, l2n %s; rel-L2 vs the FP64 recurrence\n",
+              scenario_name.c_str(), d.sequences(), heads, d.heads, static_cast<unsigned long long>(seed),
+              raw ? "raw" : "g", l2n == kda::l2n_mode::fused ? "fused" : "off");
   for (const auto decay : {decay_regime::normal, decay_regime::fast}) {
     const kda::input_spec spec{scenario_name, seed, decay, l2n};
     std::vector<head_problem> problems;
     std::vector<head_results> refs;
-    for (int h = 0; h < d.heads; ++h) {
+    for (int h = 0; h < heads; ++h) {
       for (int s = 0; s < d.sequences(); ++s) {
         problems.push_back(kda::ref::generate_head_problem(d, gate, spec, s, h));
         refs.push_back(forward_backward(problems.back()));
@@ -87,8 +92,8 @@ void run_row(const std::string& scenario_name, std::uint64_t seed, gate_form gat
         nrm[t] += ref.squaredNorm();
       };
       const Eigen::Index K = d.k_dim;
-      vec dA = vec::Zero(d.heads), dA_ref = vec::Zero(d.heads), abs_terms = vec::Zero(d.heads);
-      vec dd = vec::Zero(d.heads * K), dd_ref = vec::Zero(d.heads * K);
+      vec dA = vec::Zero(heads), dA_ref = vec::Zero(heads), abs_terms = vec::Zero(heads);
+      vec dd = vec::Zero(heads * K), dd_ref = vec::Zero(heads * K);
       for (std::size_t i = 0; i < problems.size(); ++i) {
         const int h = static_cast<int>(i) / d.sequences();
         const head_results got = trace_chunked(problems[i], v.opt).results;
@@ -112,6 +117,12 @@ void run_row(const std::string& scenario_name, std::uint64_t seed, gate_form gat
                     rel_l2(dd, dd_ref));
       } else {
         std::printf(" %10s %12s\n", "-", "-");
+      }
+      if (raw && per_head) {
+        for (int h = 0; h < heads; ++h) {
+          std::printf("    head %3d: dA_log rel err %9.3e, cancellation x%.0f\n", h,
+                      std::fabs(dA[h] - dA_ref[h]) / std::fabs(dA_ref[h]), abs_terms[h] / std::fabs(dA_ref[h]));
+        }
       }
     }
   }
@@ -208,19 +219,26 @@ int main(int argc, char** argv) {
   if (row_mode) {
     gate_form gate = gate_form::raw;
     kda::l2n_mode l2n = kda::l2n_mode::off;
+    int max_heads = 0; // all
+    bool per_head = false;
     for (int i = 3; i < argc; ++i) {
       const std::string_view a = argv[i];
       if (a == "per-tensor" || a.starts_with("raise=")) continue; // the variants, read above
-      if (a == "gate=g" || a == "gate=raw") {
+      if (a.starts_with("heads=") && std::atoi(argv[i] + 6) > 0) {
+        max_heads = std::atoi(argv[i] + 6);
+      } else if (a == "per-head") {
+        per_head = true;
+      } else if (a == "gate=g" || a == "gate=raw") {
         gate = a == "gate=g" ? gate_form::g : gate_form::raw;
       } else if (a == "l2n=off" || a == "l2n=fused") {
         l2n = a == "l2n=fused" ? kda::l2n_mode::fused : kda::l2n_mode::off;
       } else {
-        std::fprintf(stderr, "rounding_analysis: unknown row option '%s' (gate=g|raw, l2n=off|fused)\n", argv[i]);
+        std::fprintf(stderr, "rounding_analysis: unknown row option '%s' (gate=g|raw, l2n=off|fused, heads=N, per-head)\n",
+                     argv[i]);
         return 2;
       }
     }
-    run_row(argv[1] + 4, argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 1, gate, l2n, variants);
+    run_row(argv[1] + 4, argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 1, gate, l2n, variants, max_heads, per_head);
     return 0;
   }
   std::printf("T = %d, K = V = 128, %d seeds; rel-L2 vs the FP64 recurrence (root mean square over seeds)\n"
