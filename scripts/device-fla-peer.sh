@@ -24,7 +24,9 @@ start=$(date +%s)
 timeout ${FLA_TIMEOUT:-420} python3 scripts/fla_peer.py "${dump_args[@]}" ${FLA_EXTRA:-} --out "$out/fla.json" --force \
   > "$out/fla.log" 2>&1
 echo "fla_peer exit $? after $(( $(date +%s) - start )) s"
-grep -E "median|error|Error" "$out/fla.log" | head -40
+grep -E "median|error|Error" "$out/fla.log" | grep -v "^per-head" | head -40
+# fla_peer.py --per-head (in FLA_EXTRA): each checked head's dA_log beside ours
+grep -E "^per-head|^  (tensor|dA_log) " "$out/fla.log" | head -${PER_HEAD_LINES:-80}
 if [ -f "$out/fla.json" ] && [ -f "$out/ours.json" ]; then
   $bin/kda-bench table "$out/fla.json" "$out/ours.json" > "$out/table.md" 2>&1
   echo "== table: FLA = before, kda-bench = after"; head -c ${TABLE_CHARS:-6000} "$out/table.md"

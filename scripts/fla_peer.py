@@ -143,6 +143,21 @@ def load_dump(dump_dir) -> dict:
             "inputs": inputs, "refs": refs, "ref_heads": ref_heads}
 
 
+def load_head_first_outputs(dump: dict) -> dict:
+    """kda-bench's own per-head outputs (dA_log, ddt_bias) in the dump, where it wrote them:
+    {name: numpy array [H] or [H, K]}. Missing files are left out (a dump of inputs alone)."""
+    import numpy as np
+
+    d = Path(dump["dir"])
+    files = {f["name"]: f for f in dump["manifest"]["files"]}
+    out = {}
+    for name in HEAD_FIRST:
+        entry = files.get(name)
+        if entry and entry.get("role") == "output" and (d / entry["file"]).exists():
+            out[name] = np.load(d / entry["file"], allow_pickle=False)
+    return out
+
+
 # ---------------------------------------------------------------------------------------------
 # Error metrics (numpy only), as src/check/accuracy.cpp computes them
 # ---------------------------------------------------------------------------------------------
@@ -240,6 +255,55 @@ def accuracy_entry(row: str, decay: str, tensor: str, errors: dict, heads) -> di
     if errors.get("note"):
         e["note"] = errors["note"]
     return e
+
+
+def per_head_errors(dump: dict, fla: dict, ours: dict) -> list:
+    """Each checked head's error in the per-head tensors (dA_log, ddt_bias), FLA's and ours side by
+    side: the rel-L2 over a whole row hides one head's failure among the others, and dA_log's
+    cancellation differs from head to head (docs/backward-design.md). Returns [{"tensor", "head",
+    "ref_norm", "fla", "ours"}]: rel-L2 of that head (|err| / |ref| for dA_log), None where that
+    side has no output."""
+    import numpy as np
+
+    rows = []
+    for name in HEAD_FIRST:
+        if name not in dump["refs"]:
+            continue
+        ref = np.asarray(dump["refs"][name], dtype=np.float64)
+        sides = {}
+        for side, outs in (("fla", fla), ("ours", ours)):
+            if name in outs:
+                sides[side] = np.asarray(select_heads(outs[name], dump["ref_heads"], name), dtype=np.float64)
+        for i, head in enumerate(dump["ref_heads"]):
+            r = ref[i].reshape(-1)
+            nref = math.sqrt(float(np.sum(r * r)))
+            e = {"tensor": name, "head": int(head), "ref_norm": nref}
+            for side in ("fla", "ours"):
+                if side not in sides:
+                    e[side] = None
+                    continue
+                diff = sides[side][i].reshape(-1) - r
+                nerr = math.sqrt(float(np.sum(diff * diff)))
+                e[side] = nerr / nref if nref > 0 else nerr
+            rows.append(e)
+    return rows
+
+
+def print_per_head(dump: dict, rows: list, stream) -> None:
+    """The per_head_errors table of one dump, a line per (tensor, head), with FLA / ours."""
+    if not rows:
+        return
+    m = dump["manifest"]
+    print(f"per-head errors, {m['row']} ({m['decay']} decay): rel-L2 of each head", file=stream)
+    print(f"  {'tensor':9s} {'head':>4s} {'|ref|':>10s} {'FLA':>10s} {'ours':>10s} {'ours/FLA':>9s}", file=stream)
+
+    def fig(x, fmt, width):
+        return format(x, fmt) if x is not None else "-".rjust(width)
+
+    for e in rows:
+        ratio = e["ours"] / e["fla"] if e["ours"] is not None and e["fla"] else None
+        print(f"  {e['tensor']:9s} {e['head']:4d} {e['ref_norm']:10.3e} {fig(e['fla'], '10.3e', 10)} "
+              f"{fig(e['ours'], '10.3e', 10)} {fig(ratio, '9.2f', 9)}", file=stream)
 
 
 def check_outputs(dump: dict, outputs: dict) -> list:
@@ -550,7 +614,10 @@ def run(args) -> dict:
         print(f"fla_peer: {row} ({dump['manifest']['decay']} decay) from {dump['dir']}", file=sys.stderr)
         peer = FlaRow(dump, fn, params, var_kw)
         if not args.no_check and dump["refs"]:
-            accuracy += check_outputs(dump, peer.outputs())
+            outputs = peer.outputs()
+            accuracy += check_outputs(dump, outputs)
+            if args.per_head:
+                print_per_head(dump, per_head_errors(dump, outputs, load_head_first_outputs(dump)), sys.stdout)
         if not args.no_timing and row not in timed:  # one (row, op) per file
             timed.add(row)
             for op in ops:
@@ -581,6 +648,9 @@ def parse_args(argv=None):
     p.add_argument("--warmup", type=int, default=3, help="calls before measuring (default: %(default)s)")
     p.add_argument("--no-timing", action="store_true", help="only check accuracy")
     p.add_argument("--no-check", action="store_true", help="only time")
+    p.add_argument("--per-head", action="store_true",
+                   help="also print each checked head's error in dA_log and ddt_bias, FLA's beside "
+                        "kda-bench's own outputs from the dump")
     args = p.parse_args(argv)
     for name in ("samples", "calls"):
         if getattr(args, name) < 1:

@@ -1,6 +1,7 @@
 """CPU tests of scripts/fla_peer.py's pure parts (no torch, FLA or GPU): dump reading, error
 metrics, results JSON, atomic write. Run: python3 -m unittest -v tests/python/test_fla_peer.py"""
 import importlib.util
+import io
 import json
 import math
 import os
@@ -243,6 +244,42 @@ class MetricsTest(unittest.TestCase):
         self.assertIsNone(by["dbeta"]["rel_l2"])
         self.assertIn("[2, 2]", by["dbeta"]["note"])
 
+
+    def test_per_head_errors_fla_beside_ours(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            d = make_dump(Path(tmp) / "d")
+            dump = peer.load_dump(d)
+            ref = dump["refs"]["dA_log"]
+            ours = np.zeros(H, np.float32)
+            ours[HEADS] = ref * np.array([1.5, 1.0])  # head 0 off by 50 %, head 2 exact (to fp32)
+            np.save(d / "dA_log.npy", ours)
+            m = json.loads((d / "manifest.json").read_text())
+            m["files"].append({"name": "dA_log", "file": "dA_log.npy", "role": "output", "dtype": "<f4",
+                               "shape": [H], "description": "dA_log"})
+            (d / "manifest.json").write_text(json.dumps(m))
+            dump = peer.load_dump(d)
+            read = peer.load_head_first_outputs(dump)
+        self.assertEqual(sorted(read), ["dA_log"])  # no ddt_bias output in this dump
+        fla = np.zeros(H)
+        fla[HEADS] = ref * np.array([1.0, 0.9])
+        ddt = np.zeros((H, K))
+        ddt[HEADS] = dump["refs"]["ddt_bias"] * 1.02
+        rows = peer.per_head_errors(dump, {"dA_log": fla, "ddt_bias": ddt}, read)
+        by = {(e["tensor"], e["head"]): e for e in rows}
+        self.assertEqual(sorted(by), [("dA_log", 0), ("dA_log", 2), ("ddt_bias", 0), ("ddt_bias", 2)])
+        self.assertAlmostEqual(by[("dA_log", 0)]["ours"], 0.5, places=6)
+        self.assertEqual(by[("dA_log", 0)]["fla"], 0.0)
+        self.assertLess(by[("dA_log", 2)]["ours"], 1e-7)
+        self.assertAlmostEqual(by[("dA_log", 2)]["fla"], 0.1, places=12)
+        self.assertAlmostEqual(by[("ddt_bias", 2)]["fla"], 0.02, places=12)
+        self.assertIsNone(by[("ddt_bias", 2)]["ours"])
+        self.assertAlmostEqual(by[("dA_log", 2)]["ref_norm"], abs(ref[1]), places=12)
+        out = io.StringIO()
+        peer.print_per_head(dump, rows, out)
+        lines = out.getvalue().splitlines()
+        self.assertEqual(len(lines), 2 + len(rows))
+        self.assertIn("tiny:raw:off:saved", lines[0])
+        self.assertTrue(lines[-1].rstrip().endswith("-"))  # ddt_bias head 2: no ours, no ratio
 
 class ResultsTest(unittest.TestCase):
     def doc(self):
