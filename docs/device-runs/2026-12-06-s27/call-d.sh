@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Session 27, device call D: FLA 0.6.0's chunk_kda and v45 timed on the same card (this call's GPU),
 # on two of the four big-row keys that ../shared/docs/peers.md measured FLA on (on the H200; two, to fit
-# the session's last device minutes after three failed starts and a machine taken back), so that the
+# the session's last device minutes after failed starts and a machine taken back), so that the
 # speed targets (fwd <= 0.8x, bwd and fwd+bwd <= 0.5x FLA) can be read with both sides on one GPU:
 # v38 - v45 have only been timed on H100s, against FLA's H200 figures. Normal decay only (timing),
 # head 0 checked. One fla_peer.py process (Triton autotunes once for the 64 heads).
