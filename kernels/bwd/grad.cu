@@ -928,19 +928,26 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1)
   }
   // dg_s = sum_{i >= s} dgamma_i, with dgamma_C folded into row len - 1 (gamma_C is its gamma);
   // raw form: dx = dg (-exp(A_log)) sigmoid(x + dt_bias), dA_log += dg g, dt_bias += dx.
+  // Column d's suffix sums, s = L - 1 down to 0, each handed to sink(s, dg_s) as it is formed: one
+  // serial chain of additions in one order for both forms (the same bits wherever they go).
+  const auto column_suffix_sums = [&](int d, auto&& sink) {
+    float acc = s_dgc[d];
+    for (int s = L - 1; s >= 0; --s) {
+      acc += s_dgm[s * k_ldf + d];
+      sink(s, acc);
+    }
+  };
   if constexpr (!RAW) {
     // g form: dg is the suffix sum itself, one serial column per thread of 4 warps; dq and dk go
     // out from the other warps meanwhile (the copy loop's share of warps 0-3 comes after dg).
     __syncthreads(); // dq, dk tiles complete
     if (tid < k_dim && L > 0) {
-      const int d = tid;
-      float acc = s_dgc[d];
       const std::size_t step = static_cast<std::size_t>(H) * k_dim;
-      float* dst = p.dgate + row_of(L - 1) * k_dim + d;
-      for (int s = L - 1; s >= 0; --s, dst -= step) {
-        acc += s_dgm[s * k_ldf + d];
-        *dst = acc;
-      }
+      float* dst = p.dgate + row_of(L - 1) * k_dim + tid;
+      column_suffix_sums(tid, [&](int, float dg) {
+        *dst = dg;
+        dst -= step;
+      });
     }
     store_dq_dk();
   } else {
@@ -951,14 +958,7 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1)
     //  A. per column, the suffix sums in place in s_dgm (the same additions in the same order)
     //  B. every thread, elementwise: dx out and to smem, g = log_gate in place of x
     //  C. per column: dA and ddt summed over s = len-1 .. 0 as in one loop (same bits).
-    if (tid < k_dim && L > 0) {
-      const int d = tid;
-      float acc = s_dgc[d];
-      for (int s = L - 1; s >= 0; --s) {
-        acc += s_dgm[s * k_ldf + d];
-        s_dgm[s * k_ldf + d] = acc;
-      }
-    }
+    if (tid < k_dim && L > 0) column_suffix_sums(tid, [&](int s, float dg) { s_dgm[s * k_ldf + tid] = dg; });
     cp_async_wait<0>(); // x is in region A
     __syncthreads();    // and the dq, dk tiles are complete
     store_dq_dk();
