@@ -3,7 +3,7 @@
 # on the four big-row keys that ../shared/docs/peers.md measured FLA on (on the H200), so that the
 # speed targets (fwd <= 0.8x, bwd and fwd+bwd <= 0.5x FLA) are read with both sides on one GPU:
 # v38 - v45 have only been timed on H100s, against FLA's H200 figures. Session 27's call D (two of
-# these keys) never ran. Normal decay only (timing), head 0 checked. One fla_peer.py process:
+# these keys, a script this one replaces) never ran. Normal decay only (timing), head 0 checked. One fla_peer.py process:
 # Triton autotunes once for the 64 heads.
 # Carried: .carry/bin (libkda.so = v45; bwd_grad's SASS identical to a7c7829's), .whl/ (fla-core and
 # flash-linear-attention 0.6.0).
