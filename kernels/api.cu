@@ -191,7 +191,7 @@ cudaError_t launch_state(const kda_plan* plan, const intra_tiles& t, void* o, __
   const kda::dev::fwd_state_params p{plan->seqs, plan->seq_order, plan->problem.heads, t.w, t.u, t.qg, t.kg, t.kg_lo,
                                      t.Aqk, t.gC, static_cast<__nv_bfloat16*>(o), h_out, vn_out, plan->tiles(),
                                      r.flags, r.epoch, plan->cu_seqlens.back(), apart.min_chunks, apart.out.flags,
-                                     out_epoch};
+                                     out_epoch, plan->o_tail_chunks};
   const cudaError_t e = kda::dev::launch_fwd_state(p, plan->num_seqs, plan->state_vtile,
                                                    alone ? kda::dev::serial_launch::plain : r.how, st);
   if (e == cudaSuccess && apart.out.flags) plan->out_epoch = out_epoch;
@@ -435,11 +435,14 @@ kda_status kda_plan_create(const kda_problem* problem, kda_plan** out) {
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return seqs[a].len > seqs[b].len; });
   // bwd_grad's order: chunk n - 1 - p of every sequence (longest first) for p = 0, 1, ...
   // fwd_output's (kda_plan::apart_min_chunks): chunk p of every sequence of at least
-  // apart_min_chunks chunks for p = 0, 1, ...
+  // apart_min_chunks chunks for p = 0, 1, ..., but the last o_tail_chunks of each
   const int longest = seqs.empty() ? 0 : seqs[order[0]].num_chunks;
   int apart_min_chunks = std::max(1, (4 * longest + 4) / 5);
-  // Tuning override for experiments (the bits do not depend on it): KDA_O_APART_MIN_CHUNKS=N.
+  int o_tail_chunks = kda_plan::k_o_tail_chunks;
+  // Tuning overrides for experiments (the bits do not depend on them): KDA_O_APART_MIN_CHUNKS=N,
+  // KDA_O_TAIL_CHUNKS=N.
   if (const char* env = std::getenv("KDA_O_APART_MIN_CHUNKS")) apart_min_chunks = std::max(1, std::atoi(env));
+  if (const char* env = std::getenv("KDA_O_TAIL_CHUNKS")) o_tail_chunks = std::max(0, std::atoi(env));
   std::vector<kda::dev::ordered_chunk> grad_order, out_order;
   grad_order.reserve(chunks.size());
   const auto ordered = [&](int c) { return kda::dev::ordered_chunk{c, chunks[c].start, chunks[c].len, 0}; };
@@ -447,7 +450,10 @@ kda_status kda_plan_create(const kda_problem* problem, kda_plan** out) {
     for (int s : order) {
       if (pos >= seqs[s].num_chunks) continue;
       grad_order.push_back(ordered(seqs[s].first_chunk + seqs[s].num_chunks - 1 - pos));
-      if (seqs[s].num_chunks >= apart_min_chunks) out_order.push_back(ordered(seqs[s].first_chunk + pos));
+      const int first_o = kda::dev::first_o_chunk(seqs[s].num_chunks, apart_min_chunks, o_tail_chunks);
+      if (seqs[s].num_chunks >= apart_min_chunks && pos < first_o) {
+        out_order.push_back(ordered(seqs[s].first_chunk + pos));
+      }
     }
   }
 
@@ -459,6 +465,7 @@ kda_status kda_plan_create(const kda_problem* problem, kda_plan** out) {
   plan->num_seqs = pr.num_seqs;
   plan->num_chunks = static_cast<int>(chunks.size());
   plan->apart_min_chunks = apart_min_chunks;
+  plan->o_tail_chunks = o_tail_chunks;
   plan->out_chunks = static_cast<int>(out_order.size());
   int device = 0, sms = 132;
   if (cudaGetDevice(&device) == cudaSuccess) cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);

@@ -33,6 +33,14 @@ struct kda_plan {
   // before the longest one's without; keeping o there keeps fwd_output's reads (h and v_new, 64 KB
   // a tile) small enough for the SMs the chains leave free (v34 in docs/perf-log.md).
   int apart_min_chunks = 1;
+  // Of those sequences the state pass still forms o of the last o_tail_chunks itself (v47):
+  // fwd_output would start them only once the chain had ended (the last flags come with the
+  // chain's last chunk), a block's latency after it; beside the chain the output warps add about
+  // a fifth to those chunks' steps instead (fwd_state_params::o_tail). Measured on the H200
+  // (session 29, KDA_O_TAIL_CHUNKS = 0, 4, 8, 16, 24): 4 gave the saved path's forward -4 % on m2
+  // and -1 % on R2, 8 -2.5 % and -0.8 %, 16 and 24 nothing or slower.
+  static constexpr int k_o_tail_chunks = 4;
+  int o_tail_chunks = k_o_tail_chunks;
   // fwd_output's chunk order over those sequences: position p from each sequence's start, for
   // p = 0, 1, ..., over the sequences longest first (out_chunks records); device
   kda::dev::ordered_chunk* out_order = nullptr;

@@ -6,6 +6,14 @@ out=${OUT:-/tmp/out}
 bin=.carry/bin
 mkdir -p "$out"
 
+# pack_logs CALL: everything under $out so far into $out/CALL-logs.tgz, after each step of a device
+# call, so that a call cut by its time limit still returns what ran; the first time also the card
+# (nvidia-smi's line, printed and kept in $out/card.txt).
+pack_logs() {
+  [ -f "$out/card.txt" ] || nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader | tee "$out/card.txt"
+  tar -C "$out" -czf "/tmp/$1-logs.tgz" --exclude='*.tgz' . && cp "/tmp/$1-logs.tgz" "$out/$1-logs.tgz"
+}
+
 # gpu_tests [NAME [LIBRARY]]: both GPU test binaries (against LIBRARY, default the carried
 # libkda.so), logs in $out/gpu_{fwd,bwd}_tests[-NAME].log; prints each exit code, the pass/fail
 # counts and the failing cases.
@@ -82,6 +90,16 @@ ab() {
     --stages "$@" --out "$out/ab-$name.json" > "$out/ab-$name.log" 2>&1
   echo "A/B $name exit $?"
   grep -E "^\| [0-9A-Za-z]+:" "$out/ab-$name.log" | grep -v "0\.000" | grep -E "${AB_SHOW:-.}"
+}
+
+# seed_check NAME SEED: the FP64 check of $LIB on fresh inputs (seed SEED) for every key of R2 and
+# m2, fwd and bwd, with a repeat check, no timing; $out/check-NAME-seedSEED.{log,json}; prints the
+# counts of failing and non-repeating entries.
+seed_check() {
+  local name=$1 seed=$2 log="$out/check-$1-seed$2"
+  timeout 100 $bin/kda-bench --log-level warn --library "$LIB" --rows 'R2:*:*:*,m2:*:*:*' --ops fwd,bwd \
+    --check --seed "$seed" --repeat-check 2 --no-timing --out "$log.json" > "$log.log" 2>&1
+  echo "FP64 check $name seed $seed exit $?: $(grep -c FAIL "$log.log") FAIL, $(grep -c DIFFERENT "$log.log") DIFFERENT"
 }
 
 # check_build NAME [VT...]: the checks of a kernel change before it is timed, for $LIB against

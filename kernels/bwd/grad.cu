@@ -1004,17 +1004,58 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1)
   if (p.dh_ready) complete_after_prerequisite_grids();
 }
 
-__global__ void bwd_reduce_kernel(const float* dA_part, const float* ddt_part, int num_chunks, int heads,
-                                  float* dA_log, float* ddt_bias) {
-  const int head = blockIdx.x, d = threadIdx.x;
-  float s = 0.f;
-  for (int c = 0; c < num_chunks; ++c) s += ddt_part[(static_cast<std::size_t>(c) * heads + head) * k_dim + d];
-  ddt_bias[head * k_dim + d] = s;
-  if (d == 0) {
-    float a = 0.f;
-    for (int c = 0; c < num_chunks; ++c) a += dA_part[static_cast<std::size_t>(c) * heads + head];
-    dA_log[head] = a;
+// bwd_reduce (v47): one block a head. Its threads copy the partials of k_reduce_seg chunks at a
+// time into shared memory, the next segment's loads in flight while threads 0 - 127 add the
+// current one's, column d each (thread 0 also dA_log), chunk after chunk in chunk order. Until v47
+// thread d loaded and added chunk after chunk itself (128 threads a head), one memory latency
+// every few chunks: 10.8 us for R2's 257 chunks on the H100. The additions, and so the bits, are
+// that loop's.
+constexpr int k_reduce_seg = 64;       // chunks a segment
+constexpr int k_reduce_threads = 512;
+constexpr int k_reduce_per_thread = k_reduce_seg * k_dim / k_reduce_threads; // ddt_part elements a segment
+
+// Segment [c0, c0 + m) of one head's ddt_part into registers: element i = tid + r * threads is
+// chunk c0 + i / k_dim, column i % k_dim (rows past m repeat row m - 1: loads only, never stored).
+__device__ __forceinline__ void load_segment(float (&v)[k_reduce_per_thread], const float* ddt_part, int c0, int m,
+                                             int heads, int head, int tid) {
+#pragma unroll
+  for (int r = 0; r < k_reduce_per_thread; ++r) {
+    const int i = tid + r * k_reduce_threads;
+    const std::size_t c = static_cast<std::size_t>(c0 + min(i / k_dim, m - 1));
+    v[r] = ddt_part[(c * heads + head) * k_dim + i % k_dim];
   }
+}
+
+__global__ void __launch_bounds__(k_reduce_threads) bwd_reduce_kernel(const float* dA_part, const float* ddt_part,
+                                                                      int num_chunks, int heads, float* dA_log,
+                                                                      float* ddt_bias) {
+  __shared__ float s_ddt[k_reduce_seg * k_dim]; // [chunk of the segment][column]
+  __shared__ float s_dA[k_reduce_seg];
+  const int head = blockIdx.x, tid = threadIdx.x;
+  float s = 0.f, a = 0.f; // column tid's ddt_bias (tid < k_dim), dA_log (tid 0)
+  float v[k_reduce_per_thread];
+  if (num_chunks > 0) load_segment(v, ddt_part, 0, min(k_reduce_seg, num_chunks), heads, head, tid);
+  for (int c0 = 0; c0 < num_chunks; c0 += k_reduce_seg) {
+    const int m = min(k_reduce_seg, num_chunks - c0);
+#pragma unroll
+    for (int r = 0; r < k_reduce_per_thread; ++r) {
+      const int i = tid + r * k_reduce_threads;
+      if (i < m * k_dim) s_ddt[i] = v[r];
+    }
+    if (tid < m) s_dA[tid] = dA_part[static_cast<std::size_t>(c0 + tid) * heads + head];
+    __syncthreads();
+    const int next = c0 + k_reduce_seg;
+    if (next < num_chunks) load_segment(v, ddt_part, next, min(k_reduce_seg, num_chunks - next), heads, head, tid);
+    if (tid < k_dim) {
+      for (int i = 0; i < m; ++i) s += s_ddt[i * k_dim + tid];
+    }
+    if (tid == 0) {
+      for (int i = 0; i < m; ++i) a += s_dA[i];
+    }
+    __syncthreads(); // the segment is read before the next one is stored
+  }
+  if (tid < k_dim) ddt_bias[head * k_dim + tid] = s;
+  if (tid == 0) dA_log[head] = a;
 }
 
 template <bool RAW, bool L2N>
@@ -1049,7 +1090,7 @@ cudaError_t launch_bwd_grad(const bwd_grad_params& p, int num_chunks, bool raw_g
 
 cudaError_t launch_bwd_reduce(const float* dA_part, const float* ddt_part, int num_chunks, int heads, float* dA_log,
                               float* ddt_bias, cudaStream_t stream) {
-  bwd_reduce_kernel<<<heads, k_dim, 0, stream>>>(dA_part, ddt_part, num_chunks, heads, dA_log, ddt_bias);
+  bwd_reduce_kernel<<<heads, k_reduce_threads, 0, stream>>>(dA_part, ddt_part, num_chunks, heads, dA_log, ddt_bias);
   return cudaGetLastError();
 }
 

@@ -38,17 +38,24 @@ struct fwd_state_params {
   unsigned epoch;         // the flag value of the intra launch that feeds this pass
   int tokens;             // T, o's rows (the wgmma pass's tensor map of o)
   // The 16-column pass on the saved path (v34): sequences of at least apart_min_chunks chunks
-  // leave o to fwd_output (fwd/output_pass.cuh; o_apart below) and, where out_ready is set,
+  // leave o to fwd_output (fwd/output_pass.cuh; first_o_chunk below) and, where out_ready is set,
   // publish each tile's out_ready[tile * k_vtile_slots + vt] = out_epoch once its h and v_new are
   // stored (common/ready_flags.cuh). The other passes ignore these (apart_min_chunks INT_MAX).
   int apart_min_chunks;
   unsigned* out_ready;
   unsigned out_epoch;
+  // Of such a sequence the pass still forms o of the last o_tail chunks itself (v47): fwd_output
+  // could start those only once the chain had ended, one block's latency after it.
+  int o_tail;
 };
 
-// Whether sequence sq's o is left to fwd_output.
-__host__ __device__ inline bool o_apart(const fwd_state_params& p, const seq_info& sq) {
-  return sq.num_chunks >= p.apart_min_chunks;
+// The first chunk of a sequence of num_chunks chunks whose o the pass forms (where it forms o at
+// all): 0, or for a sequence whose o is left to fwd_output ("o_apart": at least apart_min_chunks
+// chunks) its last o_tail chunks. The host's fwd_output order (kda_plan::out_order) holds exactly
+// the chunks before it.
+__host__ __device__ inline int first_o_chunk(int num_chunks, int apart_min_chunks, int o_tail) {
+  if (num_chunks < apart_min_chunks) return 0;
+  return num_chunks > o_tail ? num_chunks - o_tail : 0;
 }
 
 constexpr int k_state_threads = 256; // the warps that compute; both kernels add a producer warp

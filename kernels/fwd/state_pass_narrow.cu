@@ -7,8 +7,8 @@
 //   output warps 4-7  o = qg h + Aqk v_new         (row block `warp - 4`, 16 columns)
 //                     o's stores; one thread has the copy engine store the saved set's h (v28)
 //                     and, where o is left to fwd_output (o_apart: the saved path's long
-//                     sequences, v34), publishes the tiles' flags for it instead
-//                     (common/ready_flags.cuh)
+//                     sequences, v34, all but their last o_tail chunks, v47), publishes the
+//                     tiles' flags for it instead (common/ready_flags.cuh)
 // The serial chain of a chunk (h -> smem -> w h -> v_new -> smem -> kg^T v_new -> h) runs on the
 // chain warps with two 128-thread barriers; the output warps work on the same chunk beside them,
 // on copies of h and v_new kept for two chunks (double buffers), and never hold the chain up unless
@@ -134,11 +134,11 @@ __device__ __forceinline__ shared_buf buf_at(unsigned char* smem, int b) {
 }
 
 // The producer warp: chunk c's boxes (lanes 0-3: w, kg, lane 4: u of this V tile, lane 5:
-// exp(gamma_C), lanes 6-7: kg_lo; lanes 0-2: qg, Aqk), each stage once the group reading it has
-// released its previous chunk and the intra stage has published the chunk's tile
-// (common/ready_flags.cuh).
+// exp(gamma_C), lanes 6-7: kg_lo; lanes 0-2: qg, Aqk of the chunks from o_from on), each stage
+// once the group reading it has released its previous chunk and the intra stage has published the
+// chunk's tile (common/ready_flags.cuh). The output stages go round the chunks from o_from on.
 __device__ void producer_role(const fwd_state_params& p, const state_maps& maps, unsigned char* smem,
-                              const seq_info& sq, int head, int vt, bool with_o, int lane) {
+                              const seq_info& sq, int head, int vt, int o_from, int lane) {
   const stage_bars bars = bars_of(smem);
   const auto tile_of = [&](int c) { return seq_tile(sq, c, p.heads, head); };
   tile_waiter published;
@@ -157,9 +157,9 @@ __device__ void producer_role(const fwd_state_params& p, const state_maps& maps,
     } else if (lane == 6 || lane == 7) {
       copy_tile_box(s.kg_lo, maps.kg_lo, lane & 1, tile, bars.chain_full(st));
     }
-    if (!with_o) continue; // without o (the replay pass; o_apart, v34): no qg, Aqk
-    const int ot = c % k_out_stages;
-    produce_begin(bars.out_full(ot), bars.out_empty(ot), c / k_out_stages, narrow_smem::o_bytes, lane);
+    if (c < o_from) continue; // no o here (the replay pass; o_apart, v34): no qg, Aqk
+    const int j = c - o_from, ot = j % k_out_stages;
+    produce_begin(bars.out_full(ot), bars.out_empty(ot), j / k_out_stages, narrow_smem::o_bytes, lane);
     const out_stage o = out_at(smem, ot);
     if (lane < 2) {
       copy_tile_box(o.qg, maps.qg, lane, tile, bars.out_full(ot));
@@ -285,12 +285,12 @@ __device__ void chain_role(const fwd_state_params& p, unsigned char* smem, const
   }
 }
 
-// Output warp `ow` (0-3, warp 4 + ow) over the sequence's chunks. With BOX its thread g = 0 has the
-// copy engine store h ([128][16] of the saved set) from buffer b and waits until it is read before
-// buffer b may be refilled.
+// Output warp `ow` (0-3, warp 4 + ow) over the sequence's chunks, o of those from o_from on. With
+// BOX its thread g = 0 has the copy engine store h ([128][16] of the saved set) from buffer b and
+// waits until it is read before buffer b may be refilled.
 template <bool BOX>
 __device__ void output_role(const fwd_state_params& p, const CUtensorMap& h_map, unsigned char* smem,
-                            const seq_info& sq, int head, int vt, bool with_o, int ow, int lane) {
+                            const seq_info& sq, int head, int vt, int o_from, int ow, int lane) {
   const int g = ow * 32 + lane, gid = lane >> 2, tig = lane & 3, H = p.heads;
   const int R0 = 16 * ow; // o rows [R0, +16)
   const auto tile_of = [&](int c) { return seq_tile(sq, c, H, head); };
@@ -298,13 +298,17 @@ __device__ void output_role(const fwd_state_params& p, const CUtensorMap& h_map,
   const int n = sq.num_chunks;
 
   for (int c = 0; c < n; ++c) {
-    const int b = c & 1, st = c % k_out_stages;
+    // j: the chunk's use of the output stages, which go round the chunks with o
+    const bool with_o = c >= o_from;
+    const int b = c & 1, j = c - o_from, st = with_o ? j % k_out_stages : 0;
     const std::size_t tile = tile_of(c);
     const out_stage s = out_at(smem, st);
     const shared_buf x = buf_at(smem, b);
-    if (with_o) mbar_wait(bars.out_full(st), (c / k_out_stages) & 1); // this chunk's qg, Aqk
+    if (with_o) mbar_wait(bars.out_full(st), (j / k_out_stages) & 1); // this chunk's qg, Aqk
     named_sync(k_bar_out, k_group); // every output warp is past chunk c - 1: its stage may be refilled
-    if (with_o && c >= 1 && c - 1 + k_out_stages < n && g == 0) mbar_arrive(bars.out_empty((c - 1) % k_out_stages));
+    if (with_o && j >= 1 && j - 1 + k_out_stages < n - o_from && g == 0) {
+      mbar_arrive(bars.out_empty((j - 1) % k_out_stages));
+    }
 
     named_sync(bar_h_full(b), 2 * k_group);
     if (BOX && g == 0) {
@@ -333,9 +337,9 @@ __device__ void output_role(const fwd_state_params& p, const CUtensorMap& h_map,
       if (BOX && g == 0) bulk_wait_read<0>();
       named_arrive(bar_buf_free(b), 2 * k_group);
     }
-    // fwd_output's flags (every k_publish_every chunks and after the last): h by the copy engine,
-    // v_new by the chain warps before bar_vn_full
-    if (BOX && !with_o && p.out_ready && (c % k_publish_every == k_publish_every - 1 || c == n - 1) && g == 0) {
+    // fwd_output's flags (every k_publish_every chunks and after the last without o): h by the copy
+    // engine, v_new by the chain warps before bar_vn_full
+    if (BOX && !with_o && p.out_ready && (c % k_publish_every == k_publish_every - 1 || c == o_from - 1) && g == 0) {
       publish_vtile_slots(p.out_ready, p.out_epoch, c - c % k_publish_every, c, tile_of, vt);
     }
     if (with_o) {
@@ -363,9 +367,10 @@ __global__ void __launch_bounds__(k_threads, 1)
   const serial_cta cta = serial_cta_of(blockIdx.x, p.heads, v_dim / VT);
   const seq_info sq = p.seqs[p.seq_order[cta.seq_rank]];
   const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
-  // o here, or (o_apart: the saved path's long sequences, v34) by fwd_output, which may then be
-  // scheduled beside this pass
-  const bool with_o = p.o && !o_apart(p, sq);
+  // o here from chunk o_from on: every chunk, none without o (the replay pass), or (o_apart: the
+  // saved path's long sequences, v34) the last p.o_tail (v47), the others by fwd_output, which may
+  // then be scheduled beside this pass
+  const int o_from = p.o ? first_o_chunk(sq.num_chunks, p.apart_min_chunks, p.o_tail) : sq.num_chunks;
   if (p.out_ready) allow_dependent_launch();
   if (threadIdx.x == 0) {
     const stage_bars bars = bars_of(smem);
@@ -383,9 +388,9 @@ __global__ void __launch_bounds__(k_threads, 1)
   if (warp < 4) {
     chain_role<BOX>(p, smem, sq, cta.head, cta.vt, warp, lane);
   } else if (warp < 8) {
-    output_role<BOX>(p, h_map, smem, sq, cta.head, cta.vt, with_o, warp - 4, lane);
+    output_role<BOX>(p, h_map, smem, sq, cta.head, cta.vt, o_from, warp - 4, lane);
   } else {
-    producer_role(p, maps, smem, sq, cta.head, cta.vt, with_o, lane);
+    producer_role(p, maps, smem, sq, cta.head, cta.vt, o_from, lane);
   }
   if (threadIdx.x == 0) wait_prerequisite_grids();
 }

@@ -118,6 +118,30 @@ TEST_F(fwd_determinism, saved_and_replay_paths_same_bits) {
   }
 }
 
+TEST_F(fwd_determinism, same_bits_wherever_the_saved_path_forms_o) {
+  // On the saved path with 16-column state tiles, o of a long sequence's chunks comes from
+  // fwd_output, but the last KDA_O_TAIL_CHUNKS from the state pass's output warps (v47). Every
+  // sequence is made "long" here (KDA_O_APART_MIN_CHUNKS=1: 32, 24 and 2 chunks), and the tail
+  // runs from none to more than a sequence has; o must keep the replay path's bits throughout.
+  const problem_dims d = dims({2048, 1500, 77}, 4);
+  const host_inputs in = generate_inputs(d, gate_form::raw, input_spec{"tail", 17, decay_regime::fast, l2n_mode::off});
+  const auto forward_o = [&](bwd_path path) {
+    device_row row(lib(), in, path);
+    row.poison_outputs();
+    row.run(op_kind::fwd, nullptr);
+    return row.download(false).o;
+  };
+  const std::vector<float> replay = forward_o(bwd_path::replay);
+  setenv("KDA_O_APART_MIN_CHUNKS", "1", 1);
+  for (const char* tail : {"0", "1", "5", "8", "24", "40"}) {
+    setenv("KDA_O_TAIL_CHUNKS", tail, 1);
+    const std::vector<float> saved = forward_o(bwd_path::saved);
+    EXPECT_EQ(0, std::memcmp(replay.data(), saved.data(), replay.size() * sizeof(float))) << "o tail " << tail;
+  }
+  unsetenv("KDA_O_TAIL_CHUNKS");
+  unsetenv("KDA_O_APART_MIN_CHUNKS");
+}
+
 TEST_F(fwd_determinism, sequence_alone_equals_packed) {
   // Sequence "b" (length 130) packed between two others gives the same bits as alone: sequences
   // never interact and nothing depends on a sequence's position in the batch.
