@@ -15,6 +15,7 @@
 #include "bwd/dh_pass.cuh"
 #include "bwd/grad.cuh"
 #include "common/ready_flags.cuh"
+#include "common/timeline.cuh"
 #include "fwd/intra.cuh"
 #include "fwd/output_pass.cuh"
 #include "fwd/state_pass.cuh"
@@ -536,7 +537,15 @@ kda_status kda_plan_create(const kda_problem* problem, kda_plan** out) {
 }
 
 void kda_plan_destroy(kda_plan* plan) {
-  if (plan) free_plan(plan);
+  if (!plan) return;
+  // the timeline build's table (common/timeline.cuh; nothing otherwise), named by the plan's shape
+  const std::string shape = "tokens " + std::to_string(plan->cu_seqlens.back()) + ", sequences " +
+                            std::to_string(plan->num_seqs) + ", heads " + std::to_string(plan->problem.heads) +
+                            (plan->problem.gate == KDA_GATE_RAW ? ", gate raw" : ", gate g") +
+                            (plan->problem.l2n == KDA_L2N_FUSED ? ", l2n fused" : ", l2n off") + ", V tile " +
+                            std::to_string(plan->state_vtile);
+  kda::dev::tl_write(shape.c_str());
+  free_plan(plan);
 }
 
 size_t kda_saved_bytes(const kda_plan* plan) { return plan ? plan->saved_bytes() : 0; }
@@ -544,6 +553,7 @@ size_t kda_saved_bytes(const kda_plan* plan) { return plan ? plan->saved_bytes()
 kda_status kda_fwd(const kda_plan* plan, const kda_fwd_args* args, void* stream) {
   if (kda_status s = check_fwd_args(plan, args, true); s != KDA_OK) return s;
   const auto st = static_cast<cudaStream_t>(stream);
+  kda::dev::tl_reset(st, true, false);
   for (int stage = 0; stage < k_num_fwd_stages; ++stage) {
     if (kda_status s = run_fwd_stage(plan, args, stage, false, st); s != KDA_OK) return s;
   }
@@ -558,6 +568,7 @@ kda_status kda_fwd(const kda_plan* plan, const kda_fwd_args* args, void* stream)
 kda_status kda_bwd(const kda_plan* plan, const kda_bwd_args* args, void* stream) {
   if (kda_status s = check_bwd_args(plan, args); s != KDA_OK) return s;
   const auto st = static_cast<cudaStream_t>(stream);
+  kda::dev::tl_reset(st, false, !args->fwd.saved);
   for (int stage = 0; stage < k_num_bwd_stages; ++stage) {
     if (kda_status s = run_bwd_stage(plan, args, stage, false, st); s != KDA_OK) return s;
   }

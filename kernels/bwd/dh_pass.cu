@@ -18,6 +18,7 @@
 #include "common/schedule.cuh"
 #include "common/serial_copies.cuh"
 #include "common/tile_maps.cuh"
+#include "common/timeline.cuh"
 
 namespace kda::dev {
 namespace {
@@ -93,6 +94,7 @@ __device__ void produce(const bwd_dh_params& p, const dh_maps& maps, unsigned ch
 
 template <int VT>
 __global__ void __launch_bounds__(k_threads, 1) bwd_dh_kernel(const bwd_dh_params p, const __grid_constant__ dh_maps maps) {
+  const tl_stamp stamp(tl_dh); // the timeline build's record of this block (common/timeline.cuh)
   using L = dh_smem<VT>;
   constexpr int ld = L::ld;
   constexpr int NT3 = VT / 8;  // n-tiles of a warp's state rows (step 3)

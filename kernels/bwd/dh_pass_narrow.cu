@@ -36,6 +36,7 @@
 #include "common/schedule.cuh"
 #include "common/serial_copies.cuh"
 #include "common/tile_maps.cuh"
+#include "common/timeline.cuh"
 
 namespace kda::dev {
 namespace {
@@ -335,6 +336,7 @@ template <int NV>
 __global__ void __launch_bounds__(threads_for(NV), 1)
     bwd_dh_narrow_kernel(const bwd_dh_params p, const __grid_constant__ dh_maps maps,
                          const __grid_constant__ dh_out_maps out) {
+  const tl_stamp stamp(tl_dh); // the timeline build's record of this block (common/timeline.cuh)
   extern __shared__ __align__(1024) unsigned char smem[]; // the swizzled boxes need 1024-byte alignment
   const serial_cta cta = serial_cta_of(blockIdx.x, p.heads, v_dim / VT / NV); // cta.vt: the group of NV tiles
   const seq_info sq = p.seqs[p.seq_order[cta.seq_rank]];

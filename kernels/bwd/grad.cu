@@ -42,6 +42,7 @@
 #include "common/ready_flags.cuh"
 #include "common/rows.cuh"
 #include "common/tile_maps.cuh"
+#include "common/timeline.cuh"
 
 namespace kda::dev {
 namespace {
@@ -195,6 +196,7 @@ struct grad_ctx {
 template <bool RAW, bool L2N>
 __global__ void __launch_bounds__(grad_threads(RAW), 1)
     bwd_grad_kernel(bwd_grad_params p, const __grid_constant__ grad_maps maps) {
+  const tl_stamp stamp(tl_grad); // the timeline build's record of this block (common/timeline.cuh)
   constexpr int k_col_groups = grad_col_groups(RAW), k_grad_threads = grad_threads(RAW);
   constexpr int k_nt = 16 / k_col_groups, k_ntj = 8 / k_col_groups, k_warps = k_grad_threads / 32;
   using S = grad_smem;
@@ -1029,6 +1031,7 @@ __device__ __forceinline__ void load_segment(float (&v)[k_reduce_per_thread], co
 __global__ void __launch_bounds__(k_reduce_threads) bwd_reduce_kernel(const float* dA_part, const float* ddt_part,
                                                                       int num_chunks, int heads, float* dA_log,
                                                                       float* ddt_bias) {
+  const tl_stamp stamp(tl_reduce); // the timeline build's record of this block (common/timeline.cuh)
   __shared__ float s_ddt[k_reduce_seg * k_dim]; // [chunk of the segment][column]
   __shared__ float s_dA[k_reduce_seg];
   const int head = blockIdx.x, tid = threadIdx.x;

@@ -23,6 +23,7 @@
 #include "common/mma.cuh"
 #include "common/ready_flags.cuh"
 #include "common/rows.cuh"
+#include "common/timeline.cuh"
 
 namespace kda::dev {
 namespace {
@@ -203,6 +204,7 @@ static_assert(k_intra_threads == k_gate_threads, "the gate scan takes every intr
 
 template <bool RAW, bool L2N>
 __global__ void __launch_bounds__(k_intra_threads, 2) fwd_intra_kernel(fwd_intra_params p) {
+  const tl_stamp stamp(tl_intra); // the timeline build's record of this block (common/timeline.cuh)
   extern __shared__ __align__(16) unsigned char smem[];
   auto* s_q = reinterpret_cast<__nv_bfloat16*>(smem + intra_smem::q);
   auto* s_k = reinterpret_cast<__nv_bfloat16*>(smem + intra_smem::k);

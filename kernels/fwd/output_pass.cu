@@ -13,6 +13,7 @@
 #include "common/launch.cuh"
 #include "common/mma.cuh"
 #include "common/ready_flags.cuh"
+#include "common/timeline.cuh"
 
 namespace kda::dev {
 namespace {
@@ -32,6 +33,7 @@ struct out_smem {
 };
 
 __global__ void __launch_bounds__(k_threads, 2) fwd_output_kernel(const fwd_output_params p) {
+  const tl_stamp stamp(tl_output); // the timeline build's record of this block (common/timeline.cuh)
   extern __shared__ __align__(16) unsigned char smem[];
   auto* s_qg = reinterpret_cast<__nv_bfloat16*>(smem + out_smem::qg);
   auto* s_o = s_qg; // qg is dead once the products are formed

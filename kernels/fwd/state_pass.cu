@@ -27,6 +27,7 @@
 #include "common/schedule.cuh"
 #include "common/serial_copies.cuh"
 #include "common/tile_maps.cuh"
+#include "common/timeline.cuh"
 
 namespace kda::dev {
 namespace {
@@ -116,6 +117,7 @@ __device__ void produce(const fwd_state_params& p, const state_maps& maps, unsig
 template <int VT, bool O>
 __global__ void __launch_bounds__(k_threads, 1) fwd_state_kernel(const fwd_state_params p,
                                                                  const __grid_constant__ state_maps maps) {
+  const tl_stamp stamp(tl_state); // the timeline build's record of this block (common/timeline.cuh)
   using L = state_smem<VT>;
   constexpr int ld = L::ld;
   constexpr int NT4 = VT / 8;  // n-tiles of a warp's state rows (step 4)

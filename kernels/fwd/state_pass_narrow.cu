@@ -32,6 +32,7 @@
 #include "common/ready_flags.cuh"
 #include "common/schedule.cuh"
 #include "common/tile_maps.cuh"
+#include "common/timeline.cuh"
 #include "fwd/state_pass.cuh"
 
 namespace kda::dev {
@@ -363,6 +364,7 @@ template <bool BOX>
 __global__ void __launch_bounds__(k_threads, 1)
     fwd_state_narrow_kernel(const fwd_state_params p, const __grid_constant__ state_maps maps,
                             const __grid_constant__ CUtensorMap h_map) {
+  const tl_stamp stamp(tl_state); // the timeline build's record of this block (common/timeline.cuh)
   extern __shared__ __align__(1024) unsigned char smem[]; // the swizzled boxes need 1024-byte alignment
   const serial_cta cta = serial_cta_of(blockIdx.x, p.heads, v_dim / VT);
   const seq_info sq = p.seqs[p.seq_order[cta.seq_rank]];

@@ -23,6 +23,7 @@
 #include "common/ready_flags.cuh"
 #include "common/schedule.cuh"
 #include "common/tile_maps.cuh"
+#include "common/timeline.cuh"
 #include "common/wgmma.cuh"
 #include "fwd/state_pass.cuh"
 
@@ -148,6 +149,7 @@ template <bool O>
 __global__ void __launch_bounds__(k_threads, 1)
     fwd_state_wg_kernel(const fwd_state_params p, const __grid_constant__ state_maps maps,
                         const __grid_constant__ store_maps out) {
+  const tl_stamp stamp(tl_state); // the timeline build's record of this block (common/timeline.cuh)
   extern __shared__ __align__(1024) unsigned char smem[];
   auto* const bars = reinterpret_cast<std::uint64_t*>(smem + wg_smem::bars);
   auto* const s_h = reinterpret_cast<__nv_bfloat16*>(smem + wg_smem::h_out);

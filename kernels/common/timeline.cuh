@@ -1,0 +1,82 @@
+#pragma once
+// The per-block timeline of a diagnostic build (cmake -DKDA_TIMELINE=ON; docs/timeline.md): each
+// kernel's blocks record when their warps start and end (%globaltimer, ns) and on which SM, in a
+// table that the library writes out when a plan is destroyed (KDA_TIMELINE_OUT). Stage times
+// measured one at a time do not show how the overlapped stages sit against each other: session
+// 29 predicted fwd_output's tail on R2 from them at 20 us, and it was 2 (docs/perf-log.md).
+// In the normal build (KDA_TIMELINE 0) a stamp is an empty object: no kernel changes.
+#include <cstdint>
+
+#include <cuda_runtime.h>
+
+#ifndef KDA_TIMELINE
+#define KDA_TIMELINE 0
+#endif
+
+namespace kda::dev {
+
+// The rows of the table, one per kernel. kda_fwd clears every row, kda_bwd the backward's (on the
+// replay path also intra and state, whose kernels it launches again): the table holds the last
+// forward and the backward after it (`kda-bench --ops fwd+bwd`), or the last forward alone.
+enum tl_kernel : int { tl_intra, tl_state, tl_output, tl_dh, tl_grad, tl_reduce, tl_count };
+constexpr int k_tl_blocks = 16384; // blocks a row holds (1doc's 256 chunks x 64 heads); more are not recorded
+
+struct tl_table {
+  unsigned long long start[tl_count][k_tl_blocks]; // earliest warp start of the block, ns (all ones: none)
+  unsigned long long end[tl_count][k_tl_blocks];   // latest warp end
+  unsigned sm[tl_count][k_tl_blocks];
+};
+
+// Host side (kernels/timeline.cu), no-ops unless built with KDA_TIMELINE and KDA_TIMELINE_OUT is
+// set: the table is allocated at the first kda_fwd / kda_bwd, which each clear the rows of the
+// kernels they launch (on the stream, before them); kda_plan_destroy writes the table.
+void tl_reset(cudaStream_t stream, bool fwd, bool replay_bwd);
+// `what`: the plan's shape, the file's first line.
+void tl_write(const char* what);
+// Each translation unit that stamps hands its copy of the table pointer to the host side.
+void tl_register(void (*set_table)(tl_table*));
+
+#if KDA_TIMELINE
+namespace {
+// This translation unit's pointer to the table (no relocatable device code: one per unit, each
+// set through its registered setter).
+__device__ tl_table* tl_ptr = nullptr;
+void tl_set_table(tl_table* t) { cudaMemcpyToSymbol(tl_ptr, &t, sizeof t); }
+[[maybe_unused]] const bool tl_registered = (tl_register(&tl_set_table), true);
+} // namespace
+
+__device__ __forceinline__ unsigned long long tl_now() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+// Lane 0 of each warp stamps the block's row at construction (start, and thread 0 the SM) and
+// when the warp leaves the kernel (end: also at an early return, as the object goes out of scope).
+// Blocks are numbered x fastest, then y (the intra stage's grid is (chunk, head)).
+struct tl_stamp {
+  int row;
+  unsigned block;
+  __device__ explicit tl_stamp(tl_kernel kernel) : row(kernel), block(blockIdx.x + gridDim.x * blockIdx.y) {
+    if (tl_ptr && (threadIdx.x & 31) == 0 && block < k_tl_blocks) {
+      atomicMin(&tl_ptr->start[row][block], tl_now());
+      if (threadIdx.x == 0) {
+        unsigned s;
+        asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
+        tl_ptr->sm[row][block] = s;
+      }
+    }
+  }
+  __device__ ~tl_stamp() {
+    if (tl_ptr && (threadIdx.x & 31) == 0 && block < k_tl_blocks) atomicMax(&tl_ptr->end[row][block], tl_now());
+  }
+  tl_stamp(const tl_stamp&) = delete;
+  tl_stamp& operator=(const tl_stamp&) = delete;
+};
+#else
+struct tl_stamp {
+  __device__ explicit tl_stamp(tl_kernel) {}
+};
+#endif
+
+} // namespace kda::dev

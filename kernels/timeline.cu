@@ -1,0 +1,87 @@
+// Host side of the per-block timeline (common/timeline.cuh, docs/timeline.md). Only a build with
+// -DKDA_TIMELINE=ON does anything here, and only where KDA_TIMELINE_OUT names where to write.
+#include "common/timeline.cuh"
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+namespace kda::dev {
+namespace {
+
+std::vector<void (*)(tl_table*)>& setters() {
+  static std::vector<void (*)(tl_table*)> s;
+  return s;
+}
+
+#if KDA_TIMELINE
+const char* const k_row_names[tl_count] = {"intra", "state", "output", "dh", "grad", "reduce"};
+
+// The table, once KDA_TIMELINE_OUT is set and the first plan asked for it; null otherwise.
+tl_table* table() {
+  static tl_table* t = [] {
+    tl_table* p = nullptr;
+    if (!std::getenv("KDA_TIMELINE_OUT") || cudaMalloc(&p, sizeof(tl_table)) != cudaSuccess) return static_cast<tl_table*>(nullptr);
+    cudaMemset(p->start, 0xff, sizeof p->start);
+    cudaMemset(p->end, 0, sizeof p->end);
+    for (auto set : setters()) set(p);
+    return p;
+  }();
+  return t;
+}
+
+void clear_row(tl_table* t, int row, cudaStream_t stream) {
+  cudaMemsetAsync(t->start[row], 0xff, sizeof t->start[row], stream);
+  cudaMemsetAsync(t->end[row], 0, sizeof t->end[row], stream);
+}
+#endif
+
+} // namespace
+
+void tl_register(void (*set_table)(tl_table*)) { setters().push_back(set_table); }
+
+void tl_reset([[maybe_unused]] cudaStream_t stream, [[maybe_unused]] bool fwd, [[maybe_unused]] bool replay_bwd) {
+#if KDA_TIMELINE
+  tl_table* const t = table();
+  if (!t) return;
+  // a forward starts a new timeline; a backward replaces the rows it launches
+  for (int row = 0; row < tl_count; ++row) {
+    const bool bwd_row = row == tl_dh || row == tl_grad || row == tl_reduce;
+    if (fwd || bwd_row || (replay_bwd && row != tl_output)) clear_row(t, row, stream);
+  }
+#endif
+}
+
+// KDA_TIMELINE_OUT-N.csv, N counting the plans written by this process: one line per recorded
+// block, `kernel,block,sm,start_us,end_us`, times from the earliest start in the table.
+void tl_write([[maybe_unused]] const char* what) {
+#if KDA_TIMELINE
+  tl_table* const t = table();
+  if (!t || cudaDeviceSynchronize() != cudaSuccess) return;
+  std::vector<tl_table> host(1);
+  if (cudaMemcpy(host.data(), t, sizeof(tl_table), cudaMemcpyDeviceToHost) != cudaSuccess) return;
+  const tl_table& h = host[0];
+  unsigned long long t0 = ~0ull;
+  for (int r = 0; r < tl_count; ++r) {
+    for (int b = 0; b < k_tl_blocks; ++b) t0 = h.start[r][b] < t0 ? h.start[r][b] : t0;
+  }
+  static int written = 0;
+  const std::string path = std::string(std::getenv("KDA_TIMELINE_OUT")) + "-" + std::to_string(written++) + ".csv";
+  if (FILE* f = std::fopen(path.c_str(), "w")) {
+    std::fprintf(f, "# libkda timeline: %s\nkernel,block,sm,start_us,end_us\n", what);
+    for (int r = 0; r < tl_count; ++r) {
+      for (int b = 0; b < k_tl_blocks; ++b) {
+        if (h.start[r][b] == ~0ull || h.end[r][b] == 0) continue;
+        std::fprintf(f, "%s,%d,%u,%.3f,%.3f\n", k_row_names[r], b, h.sm[r][b], (h.start[r][b] - t0) * 1e-3,
+                     (h.end[r][b] - t0) * 1e-3);
+      }
+    }
+    std::fclose(f);
+  }
+  cudaMemset(t->start, 0xff, sizeof t->start); // the next plan starts from an empty table
+  cudaMemset(t->end, 0, sizeof t->end);
+#endif
+}
+
+} // namespace kda::dev
