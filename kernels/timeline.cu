@@ -18,22 +18,26 @@ std::vector<void (*)(tl_table*)>& setters() {
 #if KDA_TIMELINE
 const char* const k_row_names[tl_count] = {"intra", "state", "output", "dh", "grad", "reduce"};
 
-// The table, once KDA_TIMELINE_OUT is set and the first plan asked for it; null otherwise.
+// A row with nothing recorded: start all ones, end zero (stream order).
+void clear_row(tl_table* t, int row, cudaStream_t stream) {
+  cudaMemsetAsync(t->start[row], 0xff, sizeof t->start[row], stream);
+  cudaMemsetAsync(t->end[row], 0, sizeof t->end[row], stream);
+}
+
+void clear_all(tl_table* t) {
+  for (int row = 0; row < tl_count; ++row) clear_row(t, row, nullptr);
+}
+
+// The table, allocated at the first kda_fwd / kda_bwd where KDA_TIMELINE_OUT is set; null otherwise.
 tl_table* table() {
   static tl_table* t = [] {
     tl_table* p = nullptr;
     if (!std::getenv("KDA_TIMELINE_OUT") || cudaMalloc(&p, sizeof(tl_table)) != cudaSuccess) return static_cast<tl_table*>(nullptr);
-    cudaMemset(p->start, 0xff, sizeof p->start);
-    cudaMemset(p->end, 0, sizeof p->end);
+    clear_all(p);
     for (auto set : setters()) set(p);
     return p;
   }();
   return t;
-}
-
-void clear_row(tl_table* t, int row, cudaStream_t stream) {
-  cudaMemsetAsync(t->start[row], 0xff, sizeof t->start[row], stream);
-  cudaMemsetAsync(t->end[row], 0, sizeof t->end[row], stream);
 }
 #endif
 
@@ -79,8 +83,7 @@ void tl_write([[maybe_unused]] const char* what) {
     }
     std::fclose(f);
   }
-  cudaMemset(t->start, 0xff, sizeof t->start); // the next plan starts from an empty table
-  cudaMemset(t->end, 0, sizeof t->end);
+  clear_all(t); // the next plan starts from an empty table
 #endif
 }
 
