@@ -41,6 +41,8 @@ struct kda_plan {
   // and -1 % on R2, 8 -2.5 % and -0.8 %, 16 and 24 nothing or slower.
   static constexpr int k_o_tail_chunks = 4;
   int o_tail_chunks = k_o_tail_chunks;
+  // v48: fwd_state_params::o_slack_num / o_slack_den (KDA_O_SLACK), the longest sequence's chunks
+  int o_slack_num = 0, o_slack_den = 0, longest_chunks = 0;
   // fwd_output's chunk order over those sequences: position p from each sequence's start, for
   // p = 0, 1, ..., over the sequences longest first (out_chunks records); device
   kda::dev::ordered_chunk* out_order = nullptr;

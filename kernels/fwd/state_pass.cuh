@@ -16,6 +16,7 @@
 #include "common/layout.cuh"
 #include "common/schedule.cuh"
 #include "common/tile_maps.cuh"
+#include "fwd/o_split.cuh"
 
 namespace kda::dev {
 
@@ -47,16 +48,13 @@ struct fwd_state_params {
   // Of such a sequence the pass still forms o of the last o_tail chunks itself (v47): fwd_output
   // could start those only once the chain had ended, one block's latency after it.
   int o_tail;
+  // v48: a sequence shorter than the longest (longest_chunks) keeps o in the pass for
+  // more of its last chunks, as many as its chain can take on and still end with the longest one:
+  // (longest - n) * o_slack_num / o_slack_den chunks (den / num = r - 1, r the step with o over
+  // the step without; o_slack_den 0: v47's rule alone).
+  int longest_chunks;
+  int o_slack_num, o_slack_den;
 };
-
-// The first chunk of a sequence of num_chunks chunks whose o the pass forms (where it forms o at
-// all): 0, or for a sequence whose o is left to fwd_output ("o_apart": at least apart_min_chunks
-// chunks) its last o_tail chunks. The host's fwd_output order (kda_plan::out_order) holds exactly
-// the chunks before it.
-__host__ __device__ inline int first_o_chunk(int num_chunks, int apart_min_chunks, int o_tail) {
-  if (num_chunks < apart_min_chunks) return 0;
-  return num_chunks > o_tail ? num_chunks - o_tail : 0;
-}
 
 constexpr int k_state_threads = 256; // the warps that compute; both kernels add a producer warp
 

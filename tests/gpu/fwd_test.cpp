@@ -140,6 +140,13 @@ TEST_F(fwd_determinism, same_bits_wherever_the_saved_path_forms_o) {
   }
   unsetenv("KDA_O_TAIL_CHUNKS");
   unsetenv("KDA_O_APART_MIN_CHUNKS");
+  // v48's per-sequence tails (KDA_O_SLACK): from none to whole sequences
+  for (const char* slack : {"1/1", "20/9", "4/1", "0/0"}) {
+    setenv("KDA_O_SLACK", slack, 1);
+    const std::vector<float> saved = forward_o(bwd_path::saved);
+    EXPECT_EQ(0, std::memcmp(replay.data(), saved.data(), replay.size() * sizeof(float))) << "o slack " << slack;
+  }
+  unsetenv("KDA_O_SLACK");
 }
 
 TEST_F(fwd_determinism, sequence_alone_equals_packed) {
