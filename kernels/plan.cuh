@@ -27,11 +27,13 @@ struct kda_plan {
   // over the sequences longest first, each chunk with its first token and length; device
   kda::dev::ordered_chunk* grad_order = nullptr;
   // The saved path's 16-column state pass leaves o to fwd_output (fwd/output_pass.cuh) for the
-  // sequences of at least apart_min_chunks chunks (fwd_state_params::apart_min_chunks): at least
-  // 4/5 of the longest one's. The 16-column chain step without o takes about 4/5 of the step with
-  // it (R2: the pass 0.100 against 0.125 ms), so a shorter sequence's chain with o still ends
-  // before the longest one's without; keeping o there keeps fwd_output's reads (h and v_new, 64 KB
-  // a tile) small enough for the SMs the chains leave free (v34 in docs/perf-log.md).
+  // sequences of at least apart_min_chunks chunks (fwd_state_params::apart_min_chunks). v34 - v47:
+  // at least 4/5 of the longest one's. The 16-column chain step without o takes about 4/5 of the
+  // step with it (R2: the pass 0.100 against 0.125 ms), so a shorter sequence's chain with o still
+  // ends before the longest one's without; keeping o there keeps fwd_output's reads (h and v_new,
+  // 64 KB a tile) small enough for the SMs the chains leave free (v34 in docs/perf-log.md). Since
+  // v48 every sequence (1), each keeping in the pass the last chunks first_o_chunk gives it
+  // (fwd/o_split.cuh); KDA_O_SLACK=0/0 restores the 4/5 rule.
   int apart_min_chunks = 1;
   // Of those sequences the state pass still forms o of the last o_tail_chunks itself (v47):
   // fwd_output would start them only once the chain had ended (the last flags come with the

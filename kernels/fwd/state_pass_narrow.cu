@@ -370,8 +370,9 @@ __global__ void __launch_bounds__(k_threads, 1)
   const seq_info sq = p.seqs[p.seq_order[cta.seq_rank]];
   const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
   // o here from chunk o_from on: every chunk, none without o (the replay pass), or (o_apart: the
-  // saved path's long sequences, v34) the last p.o_tail (v47), the others by fwd_output, which may
-  // then be scheduled beside this pass
+  // saved path's long sequences, v34; every sequence since v48) its last chunks (v47: p.o_tail;
+  // v48: more for a shorter sequence, fwd/o_split.cuh), the others by fwd_output, which may then
+  // be scheduled beside this pass
   const int o_from = p.o ? first_o_chunk(sq.num_chunks, p.apart_min_chunks, p.o_tail, p.longest_chunks, p.o_slack_num,
                                              p.o_slack_den) : sq.num_chunks;
   if (p.out_ready) allow_dependent_launch();
