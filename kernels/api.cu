@@ -447,8 +447,11 @@ kda_status kda_plan_create(const kda_problem* problem, kda_plan** out) {
   // same, 3/1 -1.5 %, 1/1 -0.4 to -1.5 %, 4/1 nothing (R2's 86-chunk sequence keeps all its o).
   int apart_min_chunks = 1;
   int o_slack_num = 20, o_slack_den = 9;
-  if (const char* env = std::getenv("KDA_O_SLACK")) { // "NUM/DEN"; "0/0": v47's rule
-    if (std::sscanf(env, "%d/%d", &o_slack_num, &o_slack_den) != 2 || o_slack_num < 0 || o_slack_den < 0) {
+  if (const char* env = std::getenv("KDA_O_SLACK")) { // "NUM/DEN"; "0/0" or out of range: v47's rule
+    // (out of range: (longest - n) * NUM, first_o_chunk's product, would not fit an int; the default
+    // 20 fits any sequence of up to 2^31 tokens)
+    if (std::sscanf(env, "%d/%d", &o_slack_num, &o_slack_den) != 2 || o_slack_num < 0 || o_slack_den < 0 ||
+        static_cast<long long>(longest) * o_slack_num > INT_MAX) {
       o_slack_num = o_slack_den = 0;
     }
     if (o_slack_den == 0) apart_min_chunks = std::max(1, (4 * longest + 4) / 5);
