@@ -470,9 +470,7 @@ kda_status kda_plan_create(const kda_problem* problem, kda_plan** out) {
       grad_order.push_back(ordered(seqs[s].first_chunk + seqs[s].num_chunks - 1 - pos));
       const int first_o = kda::dev::first_o_chunk(seqs[s].num_chunks, apart_min_chunks, o_tail_chunks, longest,
                                                   o_slack_num, o_slack_den);
-      if (seqs[s].num_chunks >= apart_min_chunks && pos < first_o) {
-        out_order.push_back(ordered(seqs[s].first_chunk + pos));
-      }
+      if (pos < first_o) out_order.push_back(ordered(seqs[s].first_chunk + pos)); // 0 where o stays in the pass
     }
   }
 

@@ -4,6 +4,7 @@
 // sequence gives the same bits alone and packed with others.
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -132,21 +133,20 @@ TEST_F(fwd_determinism, same_bits_wherever_the_saved_path_forms_o) {
     return row.download(false).o;
   };
   const std::vector<float> replay = forward_o(bwd_path::replay);
+  // the saved path's o with the library variable `var` at each of `values`, against the replay path's
+  const auto expect_replay_bits = [&](const char* var, std::initializer_list<const char*> values) {
+    for (const char* value : values) {
+      setenv(var, value, 1);
+      const std::vector<float> saved = forward_o(bwd_path::saved);
+      EXPECT_EQ(0, std::memcmp(replay.data(), saved.data(), replay.size() * sizeof(float))) << var << "=" << value;
+    }
+    unsetenv(var);
+  };
   setenv("KDA_O_APART_MIN_CHUNKS", "1", 1);
-  for (const char* tail : {"0", "1", "5", "8", "24", "40"}) {
-    setenv("KDA_O_TAIL_CHUNKS", tail, 1);
-    const std::vector<float> saved = forward_o(bwd_path::saved);
-    EXPECT_EQ(0, std::memcmp(replay.data(), saved.data(), replay.size() * sizeof(float))) << "o tail " << tail;
-  }
-  unsetenv("KDA_O_TAIL_CHUNKS");
+  expect_replay_bits("KDA_O_TAIL_CHUNKS", {"0", "1", "5", "8", "24", "40"});
   unsetenv("KDA_O_APART_MIN_CHUNKS");
   // v48's per-sequence tails (KDA_O_SLACK): from none to whole sequences
-  for (const char* slack : {"1/1", "20/9", "4/1", "0/0"}) {
-    setenv("KDA_O_SLACK", slack, 1);
-    const std::vector<float> saved = forward_o(bwd_path::saved);
-    EXPECT_EQ(0, std::memcmp(replay.data(), saved.data(), replay.size() * sizeof(float))) << "o slack " << slack;
-  }
-  unsetenv("KDA_O_SLACK");
+  expect_replay_bits("KDA_O_SLACK", {"1/1", "20/9", "4/1", "0/0"});
 }
 
 TEST_F(fwd_determinism, sequence_alone_equals_packed) {
