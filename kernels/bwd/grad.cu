@@ -1006,27 +1006,32 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1)
   if (p.dh_ready) complete_after_prerequisite_grids();
 }
 
-// bwd_reduce (v47): one block a head. Its threads copy the partials of k_reduce_seg chunks at a
-// time into shared memory, the next segment's loads in flight while threads 0 - 127 add the
-// current one's, column d each (thread 0 also dA_log), chunk after chunk in chunk order. Until v47
-// thread d loaded and added chunk after chunk itself (128 threads a head), one memory latency
-// every few chunks: 10.8 us for R2's 257 chunks on the H100. The additions, and so the bits, are
-// that loop's. Measured (H200, session 29): alone 10.6 -> 9.9 us, the serial additions (256 a
-// column, warp 0 also dA_log's) now setting it; in the whole backward R2's raw keys 9 - 12 us
-// faster.
-constexpr int k_reduce_seg = 64;       // chunks a segment
-constexpr int k_reduce_threads = 512;
-constexpr int k_reduce_per_thread = k_reduce_seg * k_dim / k_reduce_threads; // ddt_part elements a segment
+// bwd_reduce: dt_bias[head][d] = sum over chunks c of ddt_part[c][head][d], dA_log[head] likewise
+// over dA_part[c][head], each added chunk after chunk in chunk order from 0 (the bits are the
+// serial loop's, in every version). v49: a block for each head and group of k_reduce_cols columns
+// (v47: one block a head, 512 threads, segments of 64 chunks). Its threads copy a segment of
+// k_reduce_seg chunks at once into shared memory, the next segment's loads in flight while lanes
+// 0 - 15 of warp 0 add the current one's (column d each) and, in the head's first block, lane 0 of
+// warp 1 adds dA_log's. Why: v47 measured 9.4 - 9.9 us for R2's 257 chunks, of which the additions
+// are about 1 us (unrolled by 16: 16 shared loads, then the dependent adds); the rest was five
+// rounds of global loads after one another on 4 SMs. Now R2 takes one round of 16 loads a thread
+// (and a second for its last chunk) on 32 SMs.
+constexpr int k_reduce_cols = 16;                  // columns a block
+constexpr int k_reduce_groups = k_dim / k_reduce_cols;
+constexpr int k_reduce_seg = 256;                  // chunks a segment: 16 KB of partials
+constexpr int k_reduce_threads = 256;
+constexpr int k_reduce_per_thread = k_reduce_seg * k_reduce_cols / k_reduce_threads; // ddt_part elements a segment
 
-// Segment [c0, c0 + m) of one head's ddt_part into registers: element i = tid + r * threads is
-// chunk c0 + i / k_dim, column i % k_dim (rows past m repeat row m - 1: loads only, never stored).
+// Segment [c0, c0 + m) of columns [col0, col0 + k_reduce_cols) of one head's ddt_part into
+// registers: element i = tid + r * threads is chunk c0 + i / k_reduce_cols, column col0 + i %
+// k_reduce_cols (rows past m repeat row m - 1: loads only, never stored).
 __device__ __forceinline__ void load_segment(float (&v)[k_reduce_per_thread], const float* ddt_part, int c0, int m,
-                                             int heads, int head, int tid) {
+                                             int heads, int head, int col0, int tid) {
 #pragma unroll
   for (int r = 0; r < k_reduce_per_thread; ++r) {
     const int i = tid + r * k_reduce_threads;
-    const std::size_t c = static_cast<std::size_t>(c0 + min(i / k_dim, m - 1));
-    v[r] = ddt_part[(c * heads + head) * k_dim + i % k_dim];
+    const std::size_t c = static_cast<std::size_t>(c0 + min(i / k_reduce_cols, m - 1));
+    v[r] = ddt_part[(c * heads + head) * k_dim + col0 + i % k_reduce_cols];
   }
 }
 
@@ -1034,33 +1039,39 @@ __global__ void __launch_bounds__(k_reduce_threads) bwd_reduce_kernel(const floa
                                                                       int num_chunks, int heads, float* dA_log,
                                                                       float* ddt_bias) {
   const tl_stamp stamp(tl_reduce); // the timeline build's record of this block (common/timeline.cuh)
-  __shared__ float s_ddt[k_reduce_seg * k_dim]; // [chunk of the segment][column]
+  __shared__ float s_ddt[k_reduce_seg * k_reduce_cols]; // [chunk of the segment][column of the group]
   __shared__ float s_dA[k_reduce_seg];
-  const int head = blockIdx.x, tid = threadIdx.x;
-  float s = 0.f, a = 0.f; // column tid's ddt_bias (tid < k_dim), dA_log (tid 0)
+  const int head = blockIdx.x / k_reduce_groups, col0 = blockIdx.x % k_reduce_groups * k_reduce_cols;
+  const int tid = threadIdx.x;
+  const bool adds_dA = col0 == 0 && tid == 32; // dA_log's adder, a warp of its own
+  float s = 0.f;                               // column col0 + tid's ddt_bias (tid < k_reduce_cols), or dA_log
   float v[k_reduce_per_thread];
-  if (num_chunks > 0) load_segment(v, ddt_part, 0, min(k_reduce_seg, num_chunks), heads, head, tid);
+  if (num_chunks > 0) load_segment(v, ddt_part, 0, min(k_reduce_seg, num_chunks), heads, head, col0, tid);
   for (int c0 = 0; c0 < num_chunks; c0 += k_reduce_seg) {
     const int m = min(k_reduce_seg, num_chunks - c0);
 #pragma unroll
     for (int r = 0; r < k_reduce_per_thread; ++r) {
       const int i = tid + r * k_reduce_threads;
-      if (i < m * k_dim) s_ddt[i] = v[r];
+      if (i < m * k_reduce_cols) s_ddt[i] = v[r];
     }
-    if (tid < m) s_dA[tid] = dA_part[static_cast<std::size_t>(c0 + tid) * heads + head];
+    if (col0 == 0 && tid < m) s_dA[tid] = dA_part[static_cast<std::size_t>(c0 + tid) * heads + head];
     __syncthreads();
     const int next = c0 + k_reduce_seg;
-    if (next < num_chunks) load_segment(v, ddt_part, next, min(k_reduce_seg, num_chunks - next), heads, head, tid);
-    if (tid < k_dim) {
-      for (int i = 0; i < m; ++i) s += s_ddt[i * k_dim + tid];
+    if (next < num_chunks) {
+      load_segment(v, ddt_part, next, min(k_reduce_seg, num_chunks - next), heads, head, col0, tid);
     }
-    if (tid == 0) {
-      for (int i = 0; i < m; ++i) a += s_dA[i];
+    if (tid < k_reduce_cols) {
+#pragma unroll 16
+      for (int i = 0; i < m; ++i) s += s_ddt[i * k_reduce_cols + tid];
+    }
+    if (adds_dA) {
+#pragma unroll 16
+      for (int i = 0; i < m; ++i) s += s_dA[i];
     }
     __syncthreads(); // the segment is read before the next one is stored
   }
-  if (tid < k_dim) ddt_bias[head * k_dim + tid] = s;
-  if (tid == 0) dA_log[head] = a;
+  if (tid < k_reduce_cols) ddt_bias[head * k_dim + col0 + tid] = s;
+  if (adds_dA) dA_log[head] = s;
 }
 
 template <bool RAW, bool L2N>
@@ -1095,7 +1106,8 @@ cudaError_t launch_bwd_grad(const bwd_grad_params& p, int num_chunks, bool raw_g
 
 cudaError_t launch_bwd_reduce(const float* dA_part, const float* ddt_part, int num_chunks, int heads, float* dA_log,
                               float* ddt_bias, cudaStream_t stream) {
-  bwd_reduce_kernel<<<heads, k_reduce_threads, 0, stream>>>(dA_part, ddt_part, num_chunks, heads, dA_log, ddt_bias);
+  bwd_reduce_kernel<<<heads * k_reduce_groups, k_reduce_threads, 0, stream>>>(dA_part, ddt_part, num_chunks, heads,
+                                                                             dA_log, ddt_bias);
   return cudaGetLastError();
 }
 
