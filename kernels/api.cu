@@ -18,6 +18,7 @@
 #include "common/ready_flags.cuh"
 #include "common/timeline.cuh"
 #include "fwd/intra.cuh"
+#include "fwd/o_split.cuh"
 #include "fwd/output_pass.cuh"
 #include "fwd/state_pass.cuh"
 #include "kda.h"
@@ -46,8 +47,10 @@ cudaError_t alloc(T** p, std::size_t count) {
 
 void free_plan(kda_plan* p) {
   for (void* ptr : {static_cast<void*>(p->chunks), static_cast<void*>(p->seqs), static_cast<void*>(p->seq_order),
-                    static_cast<void*>(p->grad_order), static_cast<void*>(p->out_order), static_cast<void*>(p->w), static_cast<void*>(p->u), static_cast<void*>(p->qg),
-                    static_cast<void*>(p->qg_lo), static_cast<void*>(p->kg), static_cast<void*>(p->kg_lo), static_cast<void*>(p->Aqk),
+                    static_cast<void*>(p->o_first), static_cast<void*>(p->grad_order), static_cast<void*>(p->out_order),
+                    static_cast<void*>(p->w), static_cast<void*>(p->u), static_cast<void*>(p->qg),
+                    static_cast<void*>(p->qg_lo), static_cast<void*>(p->kg), static_cast<void*>(p->kg_lo),
+                    static_cast<void*>(p->Aqk),
                     static_cast<void*>(p->gC), static_cast<void*>(p->X), static_cast<void*>(p->dh),
                     static_cast<void*>(p->dvn), static_cast<void*>(p->dvn_lo), static_cast<void*>(p->replay),
                     static_cast<void*>(p->dA_part), static_cast<void*>(p->ddt_part),
@@ -156,7 +159,7 @@ cudaError_t launch_intra(const kda_plan* plan, const kda_fwd_args* a, const intr
   return e;
 }
 
-// Whether the forward leaves o of the long sequences (kda_plan::apart_min_chunks) to fwd_output
+// Whether the forward leaves o of each sequence's first chunks (kda_plan::o_first) to fwd_output
 // (fwd/output_pass.cuh): behind the 16-column state pass on the saved path, whose h and v_new it
 // reads (v34). Elsewhere the state pass forms every o.
 bool output_apart(const kda_plan* plan, const kda_fwd_args* a) { return plan->state_vtile == 16 && a->saved; }
@@ -174,13 +177,13 @@ out_flags out_flags_for(const kda_plan* plan, cudaStream_t st) {
   return {plan->out_ready, plan->out_epoch};
 }
 
-// What the state pass leaves to fwd_output: o of the sequences of at least min_chunks chunks
-// (INT_MAX: none), publishing the flags `flags` (null: none).
+// What the state pass leaves to fwd_output: o of each sequence's chunks before o_first[s] (null:
+// none), publishing the flags `out.flags` (null: none).
 struct apart_use {
-  int min_chunks;
+  const int* o_first;
   out_flags out;
 };
-constexpr apart_use k_none_apart{INT_MAX, {nullptr, 0}};
+constexpr apart_use k_none_apart{nullptr, {nullptr, 0}};
 
 // The state pass after the intra stage: o (null: none, the replay pass), h_out / vn_out where it
 // stores h entering each chunk and v_new (null: nowhere). `alone` (kda_run_stage): launched
@@ -192,9 +195,8 @@ cudaError_t launch_state(const kda_plan* plan, const intra_tiles& t, void* o, __
   const unsigned out_epoch = apart.out.epoch + 1;
   const kda::dev::fwd_state_params p{plan->seqs, plan->seq_order, plan->problem.heads, t.w, t.u, t.qg, t.kg, t.kg_lo,
                                      t.Aqk, t.gC, static_cast<__nv_bfloat16*>(o), h_out, vn_out, plan->tiles(),
-                                     r.flags, r.epoch, plan->cu_seqlens.back(), apart.min_chunks, apart.out.flags,
-                                     out_epoch, plan->o_tail_chunks, plan->longest_chunks, plan->o_slack_num,
-                                     plan->o_slack_den};
+                                     r.flags, r.epoch, plan->cu_seqlens.back(), apart.o_first, apart.out.flags,
+                                     out_epoch};
   const cudaError_t e = kda::dev::launch_fwd_state(p, plan->num_seqs, plan->state_vtile,
                                                    alone ? kda::dev::serial_launch::plain : r.how, st);
   if (e == cudaSuccess && apart.out.flags) plan->out_epoch = out_epoch;
@@ -225,7 +227,7 @@ kda_status run_fwd_stage(const kda_plan* plan, const kda_fwd_args* a, int stage,
     if (e != cudaSuccess) return cuda_fail(e, "fwd_intra launch");
   } else if (stage == 1) {
     e = launch_state(plan, tiles, a->o, r.h, r.vn,
-                     apart ? apart_use{plan->apart_min_chunks, alone ? out_flags{nullptr, 0} : out_flags_for(plan, st)}
+                     apart ? apart_use{plan->o_first, alone ? out_flags{nullptr, 0} : out_flags_for(plan, st)}
                            : k_none_apart,
                      alone, st);
     if (e != cudaSuccess) return cuda_fail(e, "fwd_state launch");
@@ -321,7 +323,7 @@ kda_status run_bwd_stage(const kda_plan* plan, const kda_bwd_args* a, int stage,
     if (a->fwd.saved) return KDA_OK;
     what = "bwd_state_replay launch";
     const kda_plan::saved_regions rep = regions_of(plan, plan->replay); // its h and v_new only
-    const apart_use publish{INT_MAX, out_flags_for(plan, st)}; // no o here: flags for bwd_grad
+    const apart_use publish{nullptr, out_flags_for(plan, st)}; // no o here: flags for bwd_grad
     e = launch_state(plan, workspace_tiles(plan, false), nullptr, rep.h, rep.vn, side ? publish : k_none_apart, false,
                      st);
     break;
@@ -437,8 +439,8 @@ kda_status kda_plan_create(const kda_problem* problem, kda_plan** out) {
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return seqs[a].len > seqs[b].len; });
   // bwd_grad's order: chunk n - 1 - p of every sequence (longest first) for p = 0, 1, ...
-  // fwd_output's (kda_plan::apart_min_chunks): chunk p of every sequence of at least
-  // apart_min_chunks chunks for p = 0, 1, ..., but the last chunks each keeps (first_o_chunk)
+  // fwd_output's (kda_plan::o_first): chunk p of every sequence for p = 0, 1, ..., up to the
+  // first chunk whose o the 16-column pass keeps (first_o_chunk, fwd/o_split.cuh)
   const int longest = seqs.empty() ? 0 : seqs[order[0]].num_chunks;
   // v48: every sequence may leave o to fwd_output, each keeping in the pass as many last chunks
   // as its chain can take on beside the longest one (first_o_chunk): the step with o was about
@@ -461,6 +463,11 @@ kda_status kda_plan_create(const kda_problem* problem, kda_plan** out) {
   // KDA_O_TAIL_CHUNKS=N.
   if (const char* env = std::getenv("KDA_O_APART_MIN_CHUNKS")) apart_min_chunks = std::max(1, std::atoi(env));
   if (const char* env = std::getenv("KDA_O_TAIL_CHUNKS")) o_tail_chunks = std::max(0, std::atoi(env));
+  std::vector<int> o_first(seqs.size());
+  for (std::size_t s = 0; s < seqs.size(); ++s) {
+    o_first[s] = kda::dev::first_o_chunk(seqs[s].num_chunks, apart_min_chunks, o_tail_chunks, longest, o_slack_num,
+                                         o_slack_den);
+  }
   std::vector<kda::dev::ordered_chunk> grad_order, out_order;
   grad_order.reserve(chunks.size());
   const auto ordered = [&](int c) { return kda::dev::ordered_chunk{c, chunks[c].start, chunks[c].len, 0}; };
@@ -468,9 +475,7 @@ kda_status kda_plan_create(const kda_problem* problem, kda_plan** out) {
     for (int s : order) {
       if (pos >= seqs[s].num_chunks) continue;
       grad_order.push_back(ordered(seqs[s].first_chunk + seqs[s].num_chunks - 1 - pos));
-      const int first_o = kda::dev::first_o_chunk(seqs[s].num_chunks, apart_min_chunks, o_tail_chunks, longest,
-                                                  o_slack_num, o_slack_den);
-      if (pos < first_o) out_order.push_back(ordered(seqs[s].first_chunk + pos)); // 0 where o stays in the pass
+      if (pos < o_first[s]) out_order.push_back(ordered(seqs[s].first_chunk + pos));
     }
   }
 
@@ -481,11 +486,6 @@ kda_status kda_plan_create(const kda_problem* problem, kda_plan** out) {
   plan->scale = pr.scale > 0.f ? pr.scale : 1.f / std::sqrt(static_cast<float>(pr.k_dim));
   plan->num_seqs = pr.num_seqs;
   plan->num_chunks = static_cast<int>(chunks.size());
-  plan->apart_min_chunks = apart_min_chunks;
-  plan->o_tail_chunks = o_tail_chunks;
-  plan->o_slack_num = o_slack_num;
-  plan->o_slack_den = o_slack_den;
-  plan->longest_chunks = longest;
   plan->out_chunks = static_cast<int>(out_order.size());
   int device = 0, sms = 132;
   if (cudaGetDevice(&device) == cudaSuccess) cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
@@ -508,6 +508,7 @@ kda_status kda_plan_create(const kda_problem* problem, kda_plan** out) {
   step(alloc(&plan->chunks, chunks.size()));
   step(alloc(&plan->seqs, seqs.size()));
   step(alloc(&plan->seq_order, order.size()));
+  step(alloc(&plan->o_first, o_first.size()));
   step(alloc(&plan->grad_order, grad_order.size()));
   step(alloc(&plan->out_order, out_order.size()));
   step(alloc(&plan->w, tiles * kda::dev::tile_sizes::ck));
@@ -546,6 +547,7 @@ kda_status kda_plan_create(const kda_problem* problem, kda_plan** out) {
   if (e == cudaSuccess) {
     step(cudaMemcpy(plan->seqs, seqs.data(), seqs.size() * sizeof(seqs[0]), cudaMemcpyHostToDevice));
     step(cudaMemcpy(plan->seq_order, order.data(), order.size() * sizeof(int), cudaMemcpyHostToDevice));
+    step(cudaMemcpy(plan->o_first, o_first.data(), o_first.size() * sizeof(int), cudaMemcpyHostToDevice));
   }
   if (e != cudaSuccess) {
     free_plan(plan);

@@ -26,25 +26,22 @@ struct kda_plan {
   // bwd_grad's chunk order (bwd/grad.cuh): position p from each sequence's end, for p = 0, 1, ...,
   // over the sequences longest first, each chunk with its first token and length; device
   kda::dev::ordered_chunk* grad_order = nullptr;
-  // The saved path's 16-column state pass leaves o to fwd_output (fwd/output_pass.cuh) for the
-  // sequences of at least apart_min_chunks chunks (fwd_state_params::apart_min_chunks). v34 - v47:
-  // at least 4/5 of the longest one's. The 16-column chain step without o takes about 4/5 of the
-  // step with it (R2: the pass 0.100 against 0.125 ms), so a shorter sequence's chain with o still
-  // ends before the longest one's without; keeping o there keeps fwd_output's reads (h and v_new,
-  // 64 KB a tile) small enough for the SMs the chains leave free (v34 in docs/perf-log.md). Since
-  // v48 every sequence (1), each keeping in the pass the last chunks first_o_chunk gives it
-  // (fwd/o_split.cuh); KDA_O_SLACK=0/0 restores the 4/5 rule.
-  int apart_min_chunks = 1;
-  // Of those sequences the state pass still forms o of the last o_tail_chunks itself (v47):
-  // fwd_output would start them only once the chain had ended (the last flags come with the
-  // chain's last chunk), a block's latency after it; beside the chain the output warps add about
-  // a fifth to those chunks' steps instead (fwd_state_params::o_tail). Measured on the H200
-  // (session 29, KDA_O_TAIL_CHUNKS = 0, 4, 8, 16, 24): 4 gave the saved path's forward -4 % on m2
-  // and -1 % on R2, 8 -2.5 % and -0.8 %, 16 and 24 nothing or slower.
+  // The saved path's 16-column state pass leaves o of the chunks before o_first[s] of sequence s
+  // (seqs' index) to fwd_output (fwd/output_pass.cuh; fwd_state_params::o_first; first_o_chunk in
+  // fwd/o_split.cuh). v34 - v47: o of the sequences of at least 4/5 of the longest one's chunks.
+  // The 16-column chain step without o takes about 4/5 of the step with it (R2: the pass 0.100
+  // against 0.125 ms), so a shorter sequence's chain with o still ended before the longest one's
+  // without; keeping o there kept fwd_output's reads (h and v_new, 64 KB a tile) small enough for
+  // the SMs the chains leave free (v34 in docs/perf-log.md). Since v48 every sequence, each
+  // keeping in the pass the last chunks first_o_chunk gives it; KDA_O_SLACK=0/0 restores the 4/5
+  // rule. Of a sequence that leaves o out the pass still forms o of its last k_o_tail_chunks
+  // itself at least (v47): fwd_output would start them only once the chain had ended (the last
+  // flags come with the chain's last chunk), a block's latency after it; beside the chain the
+  // output warps add about a fifth to those chunks' steps instead. Measured on the H200 (session
+  // 29, KDA_O_TAIL_CHUNKS = 0, 4, 8, 16, 24): 4 gave the saved path's forward -4 % on m2 and -1 %
+  // on R2, 8 -2.5 % and -0.8 %, 16 and 24 nothing or slower. o_first: device.
   static constexpr int k_o_tail_chunks = 4;
-  int o_tail_chunks = k_o_tail_chunks;
-  // v48: fwd_state_params::o_slack_num / o_slack_den (KDA_O_SLACK), the longest sequence's chunks
-  int o_slack_num = 0, o_slack_den = 0, longest_chunks = 0;
+  int* o_first = nullptr;
   // fwd_output's chunk order over those sequences: position p from each sequence's start, for
   // p = 0, 1, ..., over the sequences longest first (out_chunks records); device
   kda::dev::ordered_chunk* out_order = nullptr;

@@ -1,8 +1,8 @@
 #pragma once
-// Where the saved path's forward splits o between the 16-column state pass and fwd_output: a
-// host and device function, since the host builds fwd_output's chunk order (kernels/api.cu) and
-// the pass its first chunk with o from the same rule (tests/kernels/o_split_test.cpp).
-#include <cuda_runtime.h>
+// Where the saved path's forward splits o between the 16-column state pass and fwd_output. The
+// host works it out once per sequence (kda_plan_create, kernels/api.cu): fwd_output's chunk order
+// and the pass's first chunk with o (kda_plan::o_first) both come from it
+// (tests/kernels/o_split_test.cpp).
 
 namespace kda::dev {
 
@@ -12,7 +12,7 @@ namespace kda::dev {
 // (longest_chunks - num_chunks) * o_slack_num / o_slack_den chunks where that is more: a shorter
 // chain can take on o for that many steps and still end with the longest one's. The host's
 // fwd_output order (kda_plan::out_order) holds exactly the chunks before it.
-__host__ __device__ inline int first_o_chunk(int num_chunks, int apart_min_chunks, int o_tail, int longest_chunks,
+inline int first_o_chunk(int num_chunks, int apart_min_chunks, int o_tail, int longest_chunks,
                                              int o_slack_num, int o_slack_den) {
   if (num_chunks < apart_min_chunks) return 0;
   int tail = o_tail;

@@ -16,7 +16,6 @@
 #include "common/layout.cuh"
 #include "common/schedule.cuh"
 #include "common/tile_maps.cuh"
-#include "fwd/o_split.cuh"
 
 namespace kda::dev {
 
@@ -38,22 +37,15 @@ struct fwd_state_params {
   const unsigned* ready;  // [tile]: the intra stage's ready flags (common/ready_flags.cuh)
   unsigned epoch;         // the flag value of the intra launch that feeds this pass
   int tokens;             // T, o's rows (the wgmma pass's tensor map of o)
-  // The 16-column pass on the saved path (v34): sequences of at least apart_min_chunks chunks
-  // leave o to fwd_output (fwd/output_pass.cuh; first_o_chunk below) and, where out_ready is set,
-  // publish each tile's out_ready[tile * k_vtile_slots + vt] = out_epoch once its h and v_new are
-  // stored (common/ready_flags.cuh). The other passes ignore these (apart_min_chunks INT_MAX).
-  int apart_min_chunks;
+  // The 16-column pass on the saved path (v34): o_first[s], for sequence s (seqs' index), is its
+  // first chunk whose o the pass forms, the chunks before it left to fwd_output (fwd/output_pass.cuh;
+  // the host's first_o_chunk, fwd/o_split.cuh, kda_plan::o_first); null: o of every chunk. Where
+  // out_ready is set the pass publishes each tile's out_ready[tile * k_vtile_slots + vt] =
+  // out_epoch once its h and v_new are stored (common/ready_flags.cuh). The other passes ignore
+  // these (o_first null).
+  const int* o_first;
   unsigned* out_ready;
   unsigned out_epoch;
-  // Of such a sequence the pass still forms o of the last o_tail chunks itself (v47): fwd_output
-  // could start those only once the chain had ended, one block's latency after it.
-  int o_tail;
-  // v48: a sequence shorter than the longest (longest_chunks) keeps o in the pass for
-  // more of its last chunks, as many as its chain can take on and still end with the longest one:
-  // (longest - n) * o_slack_num / o_slack_den chunks (den / num = r - 1, r the step with o over
-  // the step without; o_slack_den 0: v47's rule alone).
-  int longest_chunks;
-  int o_slack_num, o_slack_den;
 };
 
 constexpr int k_state_threads = 256; // the warps that compute; both kernels add a producer warp

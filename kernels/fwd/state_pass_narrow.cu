@@ -367,14 +367,14 @@ __global__ void __launch_bounds__(k_threads, 1)
   const tl_stamp stamp(tl_state); // the timeline build's record of this block (common/timeline.cuh)
   extern __shared__ __align__(1024) unsigned char smem[]; // the swizzled boxes need 1024-byte alignment
   const serial_cta cta = serial_cta_of(blockIdx.x, p.heads, v_dim / VT);
-  const seq_info sq = p.seqs[p.seq_order[cta.seq_rank]];
+  const int s = p.seq_order[cta.seq_rank];
+  const seq_info sq = p.seqs[s];
   const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
   // o here from chunk o_from on: every chunk, none without o (the replay pass), or (o_apart: the
-  // saved path's long sequences, v34; every sequence since v48) its last chunks (v47: p.o_tail;
-  // v48: more for a shorter sequence, fwd/o_split.cuh), the others by fwd_output, which may then
-  // be scheduled beside this pass
-  const int o_from = p.o ? first_o_chunk(sq.num_chunks, p.apart_min_chunks, p.o_tail, p.longest_chunks, p.o_slack_num,
-                                             p.o_slack_den) : sq.num_chunks;
+  // saved path's long sequences, v34; every sequence since v48) its last chunks (v47: a fixed
+  // tail; v48: more for a shorter sequence, fwd/o_split.cuh, worked out by the host), the others
+  // by fwd_output, which may then be scheduled beside this pass
+  const int o_from = !p.o ? sq.num_chunks : p.o_first ? p.o_first[s] : 0;
   if (p.out_ready) allow_dependent_launch();
   if (threadIdx.x == 0) {
     const stage_bars bars = bars_of(smem);
