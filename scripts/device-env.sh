@@ -102,6 +102,20 @@ seed_check() {
   echo "FP64 check $name seed $seed exit $?: $(grep -c FAIL "$log.log") FAIL, $(grep -c DIFFERENT "$log.log") DIFFERENT"
 }
 
+# timeline KEY OP...: a timeline build ($TL, default the carried libkda-tl.so: -DKDA_TIMELINE=ON,
+# docs/timeline.md) runs row key KEY for each op OP (3 samples of 5 calls); the last call's blocks
+# land in $out/tl-KEY-OP-0.csv (':' and '+' as '-'); prints the exit code and the file count.
+timeline() {
+  local key=$1 op name
+  shift
+  for op in "$@"; do
+    name=$(echo "$key" | tr ':' '-')-${op/+/-}
+    KDA_TIMELINE_OUT=$out/tl-$name timeout 40 $bin/kda-bench --log-level warn --library "${TL:-$bin/libkda-tl.so}" \
+      --rows "$key" --ops "$op" --samples 3 --calls 5 --out "$out/tl-$name.json" > "$out/tl-$name.log" 2>&1
+    echo "timeline $name exit $?: $(ls "$out"/tl-$name-*.csv 2>/dev/null | wc -l) file(s)"
+  done
+}
+
 # check_build NAME [VT...]: the checks of a kernel change before it is timed, for $LIB against
 # $HEAD: same_bits on every key of m2, R2 and ragged (the rows' own V tile, then ragged with each
 # V tile VT forced), and both GPU test binaries.

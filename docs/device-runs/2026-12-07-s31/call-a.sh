@@ -15,14 +15,10 @@ seed_check v50 2512066; pack_logs call-a
 AB_SHOW='\| (bwd|fwd\+bwd) \||bwd_reduce' ab v50-v48 "$LIB" "$HEAD" 150 'R2:*:*:*,m2:*:*:*' bwd,fwd+bwd; pack_logs call-a
 AB_SHOW='\| bwd \||bwd_reduce' ab v50-v49 "$LIB" "$bin/libkda-v49.so" 60 'R2:raw:*:*,m2:raw:*:*' bwd; pack_logs call-a
 AB_SHOW='\| fwd \|' ab v50-v48-fwd "$LIB" "$HEAD" 60 'R2:*:*:saved,m2:*:*:saved' fwd; pack_logs call-a
-TL=$bin/libkda-tl.so # v50 built with -DKDA_TIMELINE=ON
-for run in R2:raw:fused:saved/fwd+bwd R2:raw:fused:replay/fwd+bwd; do
-  key=${run%/*} op=${run#*/}
-  name=$(echo "$key" | tr ':' '-')-${op/+/-}
-  KDA_TIMELINE_OUT=$out/tl-$name timeout 40 $bin/kda-bench --log-level warn --library "$TL" --rows "$key" --ops "$op" \
-    --samples 3 --calls 5 --out "$out/tl-$name.json" > "$out/tl-$name.log" 2>&1
-  echo "timeline $name exit $?: $(ls "$out"/tl-$name-*.csv 2>/dev/null | wc -l) file(s)"
-done
+# v50's timeline build (libkda-tl.so). As run, these were the loop of session 30's call-a.sh;
+# scripts/device-env.sh's timeline helper (added after the call) holds the same commands.
+timeline R2:raw:fused:saved fwd+bwd
+timeline R2:raw:fused:replay fwd+bwd
 pack_logs call-a
 sanitize 16 memcheck racecheck; pack_logs call-a
 if grep -q H200 "$out/card.txt"; then SMALL_TIMEOUT=200 scripts/device-matrix.sh small; pack_logs call-a; fi
