@@ -12,8 +12,8 @@ namespace kda::dev {
 // (longest_chunks - num_chunks) * o_slack_num / o_slack_den chunks where that is more: a shorter
 // chain can take on o for that many steps and still end with the longest one's. The host's
 // fwd_output order (kda_plan::out_order) holds exactly the chunks before it.
-inline int first_o_chunk(int num_chunks, int apart_min_chunks, int o_tail, int longest_chunks,
-                                             int o_slack_num, int o_slack_den) {
+inline int first_o_chunk(int num_chunks, int apart_min_chunks, int o_tail, int longest_chunks, int o_slack_num,
+                         int o_slack_den) {
   if (num_chunks < apart_min_chunks) return 0;
   int tail = o_tail;
   if (o_slack_den > 0) {
