@@ -382,6 +382,39 @@ constexpr int k_num_bwd_stages = 5;
 __global__ void kda_noop_kernel() {}
 #endif
 
+// Each sequence's first chunk whose o the saved path's 16-column state pass forms (kda_plan::o_first;
+// first_o_chunk, fwd/o_split.cuh), for sequences whose longest has `longest` chunks: the rule's
+// parameters, then the library variables that override them for experiments.
+std::vector<int> o_first_chunks(const std::vector<kda::dev::seq_info>& seqs, int longest) {
+  // v48: every sequence may leave o to fwd_output, each keeping in the pass as many last chunks
+  // as its chain can take on beside the longest one (first_o_chunk): the step with o was about
+  // 1.45x the step without in session 29's timeline of R2, so slack 20 / 9 = 1 / 0.45. Measured
+  // (session 30, H100, R2's saved forward against v47): 20/9 -2.8 to -3.3 %, 2/1 and 5/2 the
+  // same, 3/1 -1.5 %, 1/1 -0.4 to -1.5 %, 4/1 nothing (R2's 86-chunk sequence keeps all its o).
+  int apart_min_chunks = 1;
+  int o_slack_num = 20, o_slack_den = 9;
+  if (const char* env = std::getenv("KDA_O_SLACK")) { // "NUM/DEN"; "0/0" or out of range: v47's rule
+    // (out of range: (longest - n) * NUM, first_o_chunk's product, would not fit an int; the default
+    // 20 fits any sequence of up to 2^31 tokens)
+    if (std::sscanf(env, "%d/%d", &o_slack_num, &o_slack_den) != 2 || o_slack_num < 0 || o_slack_den < 0 ||
+        static_cast<long long>(longest) * o_slack_num > INT_MAX) {
+      o_slack_num = o_slack_den = 0;
+    }
+    if (o_slack_den == 0) apart_min_chunks = std::max(1, (4 * longest + 4) / 5);
+  }
+  int o_tail_chunks = kda_plan::k_o_tail_chunks;
+  // Tuning overrides for experiments (the bits do not depend on them): KDA_O_APART_MIN_CHUNKS=N,
+  // KDA_O_TAIL_CHUNKS=N.
+  if (const char* env = std::getenv("KDA_O_APART_MIN_CHUNKS")) apart_min_chunks = std::max(1, std::atoi(env));
+  if (const char* env = std::getenv("KDA_O_TAIL_CHUNKS")) o_tail_chunks = std::max(0, std::atoi(env));
+  std::vector<int> o_first(seqs.size());
+  for (std::size_t s = 0; s < seqs.size(); ++s) {
+    o_first[s] = kda::dev::first_o_chunk(seqs[s].num_chunks, apart_min_chunks, o_tail_chunks, longest, o_slack_num,
+                                         o_slack_den);
+  }
+  return o_first;
+}
+
 } // namespace
 
 extern "C" {
@@ -442,32 +475,7 @@ kda_status kda_plan_create(const kda_problem* problem, kda_plan** out) {
   // fwd_output's (kda_plan::o_first): chunk p of every sequence for p = 0, 1, ..., up to the
   // first chunk whose o the 16-column pass keeps (first_o_chunk, fwd/o_split.cuh)
   const int longest = seqs.empty() ? 0 : seqs[order[0]].num_chunks;
-  // v48: every sequence may leave o to fwd_output, each keeping in the pass as many last chunks
-  // as its chain can take on beside the longest one (first_o_chunk): the step with o was about
-  // 1.45x the step without in session 29's timeline of R2, so slack 20 / 9 = 1 / 0.45. Measured
-  // (session 30, H100, R2's saved forward against v47): 20/9 -2.8 to -3.3 %, 2/1 and 5/2 the
-  // same, 3/1 -1.5 %, 1/1 -0.4 to -1.5 %, 4/1 nothing (R2's 86-chunk sequence keeps all its o).
-  int apart_min_chunks = 1;
-  int o_slack_num = 20, o_slack_den = 9;
-  if (const char* env = std::getenv("KDA_O_SLACK")) { // "NUM/DEN"; "0/0" or out of range: v47's rule
-    // (out of range: (longest - n) * NUM, first_o_chunk's product, would not fit an int; the default
-    // 20 fits any sequence of up to 2^31 tokens)
-    if (std::sscanf(env, "%d/%d", &o_slack_num, &o_slack_den) != 2 || o_slack_num < 0 || o_slack_den < 0 ||
-        static_cast<long long>(longest) * o_slack_num > INT_MAX) {
-      o_slack_num = o_slack_den = 0;
-    }
-    if (o_slack_den == 0) apart_min_chunks = std::max(1, (4 * longest + 4) / 5);
-  }
-  int o_tail_chunks = kda_plan::k_o_tail_chunks;
-  // Tuning overrides for experiments (the bits do not depend on them): KDA_O_APART_MIN_CHUNKS=N,
-  // KDA_O_TAIL_CHUNKS=N.
-  if (const char* env = std::getenv("KDA_O_APART_MIN_CHUNKS")) apart_min_chunks = std::max(1, std::atoi(env));
-  if (const char* env = std::getenv("KDA_O_TAIL_CHUNKS")) o_tail_chunks = std::max(0, std::atoi(env));
-  std::vector<int> o_first(seqs.size());
-  for (std::size_t s = 0; s < seqs.size(); ++s) {
-    o_first[s] = kda::dev::first_o_chunk(seqs[s].num_chunks, apart_min_chunks, o_tail_chunks, longest, o_slack_num,
-                                         o_slack_den);
-  }
+  const std::vector<int> o_first = o_first_chunks(seqs, longest);
   std::vector<kda::dev::ordered_chunk> grad_order, out_order;
   grad_order.reserve(chunks.size());
   const auto ordered = [&](int c) { return kda::dev::ordered_chunk{c, chunks[c].start, chunks[c].len, 0}; };
