@@ -567,13 +567,16 @@ kda_status kda_plan_create(const kda_problem* problem, kda_plan** out) {
 
 void kda_plan_destroy(kda_plan* plan) {
   if (!plan) return;
-  // the timeline build's table (common/timeline.cuh; nothing otherwise), named by the plan's shape
+#if KDA_TIMELINE
+  // the timeline build's table (common/timeline.cuh), named by the plan's shape; other builds write
+  // no table, so they do not build the name either
   const std::string shape = "tokens " + std::to_string(plan->cu_seqlens.back()) + ", sequences " +
                             std::to_string(plan->num_seqs) + ", heads " + std::to_string(plan->problem.heads) +
                             (plan->problem.gate == KDA_GATE_RAW ? ", gate raw" : ", gate g") +
                             (plan->problem.l2n == KDA_L2N_FUSED ? ", l2n fused" : ", l2n off") + ", V tile " +
                             std::to_string(plan->state_vtile);
   kda::dev::tl_write(shape.c_str());
+#endif
   free_plan(plan);
 }
 
