@@ -284,24 +284,21 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1)
   }
 
   // ---- phase 0: loads. Copy engine (thread 0; v32): h, then bwd_dh's dh and dv_new once their
-  // flags are published (when this launch overlaps bwd_dh). cp.async group 0: the gate (v40: into
-  // gamma's place, where the gate scan reads it); group 1: q, k; group 2: do, X. The gate scan
-  // waits for group 0 alone (v53: before, for q and k too, issued ahead of the gate; session 34's
-  // profile put the gate's landing and the scan on the load phase's critical path: the copy
-  // engine's h and dh were in by then). (Before v32 every thread copied h, dh, dv_new and its lo
-  // half in 16-byte pieces: 6 144 requests a tile.) The copy loops stay rolled (unroll 1): they
-  // only issue cp.async, and unrolled they were 5 % of a kernel whose size costs instruction-cache
-  // misses (docs/perf-log.md, bwd v5).
-  const auto copy_h = [&]() {
-    mbar_expect_bytes(bar_h, k_kv_bytes);
-    for (int cb = 0; cb < 2; ++cb) copy_box(smem + S::A + cb * (k_kv_bytes / 2), maps.h, 64 * cb, 128 * tile, bar_h);
-  };
+  // flags are published (when this launch overlaps bwd_dh). cp.async: the gate first (v40: into
+  // gamma's place, where the gate scan reads it), then q and k, then do and X. Without the norm
+  // the gate is a group of its own, the only one the gate scan waits for (v53: session 34's
+  // profile put the gate's landing and the scan on the load phase's critical path; the copy
+  // engine's h and dh were in by then). With the norm, q and k join the gate's group: the row
+  // norms right after the scan need them, and a wait and barrier of their own there cost the
+  // g:fused form 5 - 8 % (session 34, call C). (Before v32 every thread copied h, dh, dv_new and
+  // its lo half in 16-byte pieces: 6 144 requests a tile.) The copy loops stay rolled (unroll 1):
+  // they only issue cp.async, and unrolled they were 5 % of a kernel whose size costs
+  // instruction-cache misses (docs/perf-log.md, bwd v5).
   if (tid == 0) {
     for (std::uint64_t* b : {bar_h, bar_dh, bar_lo}) mbar_init(b, 1);
     fence_mbar_init(); // before the copies complete on them; the other threads wait after a barrier
-#ifndef KDA_EXP_GATE_BEFORE_H
-    copy_h();
-#endif
+    mbar_expect_bytes(bar_h, k_kv_bytes);
+    for (int cb = 0; cb < 2; ++cb) copy_box(smem + S::A + cb * (k_kv_bytes / 2), maps.h, 64 * cb, 128 * tile, bar_h);
   }
   // The register loads first (v44): v_new's 16-byte loads, whose split is the first consumer, and
   // beta's (stored after the split; v40: stored at once, its load waited behind v_new's), and the
@@ -321,10 +318,7 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1)
     }
   }
   gate_copy_rows(p.gate_in, row_of(0), H, L, tid, k_grad_threads, s_g, k_ldf);
-  cp_async_commit();
-#ifdef KDA_EXP_GATE_BEFORE_H
-  if (tid == 0) copy_h();
-#endif
+  if constexpr (!L2N) cp_async_commit();
 #pragma unroll 1
   for (int idx = tid; idx < 64 * 16; idx += k_grad_threads) {
     const int i = idx >> 4, seg = idx & 15;
@@ -388,7 +382,7 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1)
   {
     int* const s_wide = reinterpret_cast<int*>(s_colpart + 128); // 4 flags after the totals
     clear_wide_flags(s_wide, tid);
-    cp_async_wait<2>(); // group 0: the gate
+    cp_async_wait<L2N ? 1 : 2>(); // group 0: the gate (with the norm also q, k)
     __syncthreads();
     float gam[32];
     if (tid < k_gate_threads) {
@@ -404,8 +398,6 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1)
   }
   // rsqrt(x.x + eps) per row, the forward's fixed-order warp tree (same bits)
   if constexpr (L2N) {
-    cp_async_wait<1>(); // group 1: q, k
-    __syncthreads();
     for (int i = warp * (64 / k_warps); i < (warp + 1) * (64 / k_warps); ++i) {
       float sq, sk;
       row_square_sums(s_q, s_k, k_ld, i, lane, sq, sk);
