@@ -290,7 +290,7 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1)
   // profile put the gate's landing and the scan on the load phase's critical path; the copy
   // engine's h and dh were in by then). With the norm, q and k join the gate's group: the row
   // norms right after the scan need them, and a wait and barrier of their own there cost the
-  // g:fused form 5 - 8 % (session 34, call C). (Before v32 every thread copied h, dh, dv_new and
+  // g:fused form 3 - 8 % (session 34, call C). (Before v32 every thread copied h, dh, dv_new and
   // its lo half in 16-byte pieces: 6 144 requests a tile.) The copy loops stay rolled (unroll 1):
   // they only issue cp.async, and unrolled they were 5 % of a kernel whose size costs
   // instruction-cache misses (docs/perf-log.md, bwd v5).
