@@ -966,8 +966,8 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1)
     //  A. per column, the suffix sums in place in s_dgm (the same additions in the same order)
     //  B. every thread, elementwise: dx out and to smem, g = log_gate in place of x
     //  C. per column: dA and ddt summed over s = len-1 .. 0 as in one loop (same bits).
-    // B's constants are loaded first (v52): issued after A and the dq, dk stores, every warp
-    // waited on them at B's first row (1 % of the raw form's stall samples, session 34's profile).
+    // B's constants are loaded before A (v52: loaded after A and the dq, dk stores, they kept
+    // every warp waiting at B's first row, 1 % of the raw form's stall samples in session 34).
     const int d4 = (tid & 31) * 4; // fixed for the thread: a warp per row, 32 column quads
     const float A_log = p.A_log[head];
     const float* b = p.dt_bias + head * k_dim + d4; // scalar reads: the API asks no 16-byte alignment
@@ -978,7 +978,7 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1)
     store_dq_dk();
     auto* s_dx = reinterpret_cast<float*>(smem + S::B); // dx [64][132] (dAqk and Z are dead)
     {
-      const float neg_A = -expf(A_log);
+      const float neg_A = neg_A_of(A_log);
       const auto dxf = [&](float a, float x, float bb) { return a * neg_A * (1.f / (1.f + exp_ftz(-(x + bb)))); };
       for (int sr = tid >> 5; sr < L; sr += k_grad_threads / 32) {
         const float4 acc = *reinterpret_cast<const float4*>(s_dgm + sr * k_ldf + d4);

@@ -20,6 +20,10 @@ __device__ __forceinline__ float softplus_f(float z) {
   return z > 15.f ? z : (z < -15.f ? e : l);
 }
 
+// The raw gate's per-head factor -exp(A_log): one definition for the gate scan (forward and
+// backward) and bwd_grad's dx, so both use the same bits of it.
+__device__ __forceinline__ float neg_A_of(float A_log) { return -expf(A_log); }
+
 // g of one element: the gate input itself (g form) or -exp(A_log) softplus(x + dt_bias) (raw).
 template <bool RAW>
 __device__ __forceinline__ float log_gate(float in, float neg_A, float bias) {
@@ -62,8 +66,8 @@ __device__ __forceinline__ void gate_read(const float* s, int ld, int tid, float
 
 // The raw form's per-column constants A_log and dt_bias of the thread's column (unused, 0, for the
 // g form), loaded as the caller's loads go out; gate_scan forms -exp(A_log) only once the gate is
-// in (v53: formed here, its wait for A_log held back every copy issued after it, 0.4 % of bwd_grad's
-// stall samples in session 34's profile; the same expf of the same value, so the same bits).
+// in. (Before v53 gate_consts_of formed it, and its wait for A_log held back every copy issued
+// after it: 0.4 % of bwd_grad's stall samples in session 34's profile. The same value either way.)
 struct gate_consts {
   float A_log = 0.f, bias = 0.f;
 };
@@ -80,7 +84,7 @@ __device__ __forceinline__ gate_consts gate_consts_of(const float* A_log, const 
 template <bool RAW>
 __device__ __forceinline__ void gate_scan(gate_consts c, int len, int tid, float (&gam)[32], float* s_tot) {
   const int d = tid & 127, half = tid >> 7;
-  const float neg_A = RAW ? -expf(c.A_log) : 0.f;
+  const float neg_A = RAW ? neg_A_of(c.A_log) : 0.f;
   float acc = 0.f;
 #pragma unroll
   for (int r = 0; r < 32; ++r) {
