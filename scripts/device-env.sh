@@ -126,3 +126,12 @@ check_build() {
   for vt in "$@"; do same_bits "vt$vt" "$vt" 'ragged:*:*:*'; done
   gpu_tests "$name" "$LIB"
 }
+
+# unpack_xz: the carried libraries packed with xz to stay under the carry limit (.carry/xz/NAME.xz)
+# into $bin/NAME (python3's lzma: the device image need not have xz).
+unpack_xz() {
+  local f
+  for f in .carry/xz/*.xz; do
+    python3 -c "import lzma, sys; sys.stdout.buffer.write(lzma.open(sys.argv[1]).read())" "$f" > "$bin/$(basename "$f" .xz)"
+  done
+}

@@ -49,7 +49,7 @@ constexpr int k_tile_group = k_chain + k_out; // the threads that meet at a V ti
 constexpr int threads_for(int nv) { return nv * k_tile_group + 32; }
 constexpr int k_ld = VT + 8; // bf16 row stride of the padded [.][16] tiles (do, -dv_new)
 constexpr int k_small_stages = 3; // do, Aqk, exp(gamma_C): two chunks ahead
-constexpr int k_publish_every = 8; // chunks per ready-flag publication (the output thread)
+constexpr int k_publish_early = 8; // chain steps published one by one for bwd_grad's first wave (publish_first)
 constexpr int k_wide_stages = 2;  // w, qg, qg_lo, kg: one chunk ahead
 
 // Barrier ids (common/named_barrier.cuh), 7 per V tile t of the CTA: the groups meet at dh_full,
@@ -300,9 +300,10 @@ __device__ void chain_role(const bwd_dh_params& p, unsigned char* smem, const se
 // memory. Its lane 0 has the copy engine store them from buffer b (three boxes) and waits until
 // they are read before buffer b may be refilled; the other lanes only keep the barriers' counts.
 // (Until v35 four output warps a V tile, from when they stored with 16-byte stores.)
-// Publication (every k_publish_every chunks and after the last; one GPU-scope fence for several
-// flags): the same thread, publish_vtile_slots (common/ready_flags.cuh); bwd_grad acquires the
-// flags before it reads the tiles.
+// Publication (common/ready_flags.cuh: publish_first, publish_vtile_slots): chunk by chunk for the
+// first k_publish_early steps (v54), then every k_publish_every chunks and after the last, one
+// GPU-scope fence for a group's flags; the same thread. bwd_grad acquires the flags before it
+// reads the tiles.
 template <int NV>
 __device__ void output_role(const bwd_dh_params& p, const dh_out_maps& out, unsigned char* smem, const seq_info& sq,
                             int head, int t, int vt, int lane) {
@@ -324,8 +325,8 @@ __device__ void output_role(const bwd_dh_params& p, const dh_out_maps& out, unsi
       if (lane == 0) bulk_wait_read<0>();
       named_arrive(bar_buf_free(t, b), k_tile_group);
     }
-    if (p.ready && (it % k_publish_every == k_publish_every - 1 || it == n - 1) && lane == 0) {
-      publish_vtile_slots(p.ready, p.epoch, it - it % k_publish_every, it,
+    if (const int first = publish_first(it, n - 1, k_publish_early); p.ready && first >= 0 && lane == 0) {
+      publish_vtile_slots(p.ready, p.epoch, first, it,
                           [&](int j) { return seq_tile(sq, n - 1 - j, p.heads, head); }, vt);
     }
   }

@@ -80,6 +80,21 @@ struct tile_waiter {
 // ready[tile * 8 + vt].
 constexpr int k_vtile_slots = 8;
 
+// When the 16-column pass's publishing thread releases flags: after chain step `it` (0-based, in
+// the pass's chunk order; `last` its final step), chunks [publish_first(it, last, early), it],
+// none where that is -1. Through the first `early` steps chunk by chunk, then in groups of
+// k_publish_every (one completion wait and fence for several flags: each costs the publishing
+// thread a wait for its stores), the last group at `last`. Why chunk by chunk at first (v54):
+// the consumer's first wave waits for these flags. With groups only, R2's first 84 bwd_grad
+// blocks all got their tiles at bwd_dh's eighth step (session 31's timeline: 59 us a block
+// against 38) and the next two waves ran in lockstep, their loads together (45 and 44 us).
+constexpr int k_publish_every = 8;
+__device__ __forceinline__ int publish_first(int it, int last, int early) {
+  if (it < early) return it;
+  if (it % k_publish_every == k_publish_every - 1 || it == last) return max(it - it % k_publish_every, early);
+  return -1;
+}
+
 // The 16-column pass's output thread, the one that had the copy engine store the tiles: publishes
 // chunks [first, last] of V tile vt (tile_of(c): chunk c's tile). It waits until its stores are
 // complete, orders the copy engine's writes before its own (fence.proxy.async), then releases the

@@ -50,7 +50,7 @@ constexpr int k_group = 128;   // threads of the chain role and of the output ro
 constexpr int k_threads = 2 * k_group + 32; // chain, output, producer warp
 constexpr int k_ld = VT + 8;   // bf16 row stride of [.][16] tiles (v_new hi and lo)
 constexpr int k_ldu = VT;      // fp32 row stride of u [64][16] (the copy engine's dense box)
-constexpr int k_publish_every = 8; // chunks per publication of fwd_output's flags (saved path)
+constexpr int k_publish_early = 0; // fwd_output's flags: in groups of k_publish_every from the first (publish_first)
 
 // Barrier ids (common/named_barrier.cuh). The two groups meet only at h_full, vn_full (chain
 // arrives, output waits) and buf_free (output arrives, chain waits), one of each per buffer.
@@ -340,8 +340,9 @@ __device__ void output_role(const fwd_state_params& p, const CUtensorMap& h_map,
     }
     // fwd_output's flags (every k_publish_every chunks and after the last without o): h by the copy
     // engine, v_new by the chain warps before bar_vn_full
-    if (BOX && !with_o && p.out_ready && (c % k_publish_every == k_publish_every - 1 || c == o_from - 1) && g == 0) {
-      publish_vtile_slots(p.out_ready, p.out_epoch, c - c % k_publish_every, c, tile_of, vt);
+    if (const int first = publish_first(c, o_from - 1, k_publish_early);
+        BOX && !with_o && p.out_ready && first >= 0 && g == 0) {
+      publish_vtile_slots(p.out_ready, p.out_epoch, first, c, tile_of, vt);
     }
     if (with_o) {
 #pragma unroll
