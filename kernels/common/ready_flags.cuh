@@ -86,8 +86,9 @@ constexpr int k_vtile_slots = 8;
 // k_publish_every (one completion wait and fence for several flags: each costs the publishing
 // thread a wait for its stores), the last group at `last`. Why chunk by chunk at first (v54):
 // the consumer's first wave waits for these flags. With groups only, R2's first 84 bwd_grad
-// blocks all got their tiles at bwd_dh's eighth step (session 31's timeline: 59 us a block
-// against 38) and the next two waves ran in lockstep, their loads together (45 and 44 us).
+// blocks all got their tiles at bwd_dh's eighth step: 59 us a block against 38 (H100 timeline);
+// with v54 49 us, the saved backward 5 - 7 us shorter. (That wave and the next two still run in
+// lockstep, their loads together: docs/perf-log.md, session 35, and docs/wip's v55.)
 constexpr int k_publish_every = 8;
 __device__ __forceinline__ int publish_first(int it, int last, int early) {
   if (it < early) return it;
