@@ -1,11 +1,16 @@
 #!/usr/bin/env python3
 """Summarise a per-block timeline written by a KDA_TIMELINE build (docs/timeline.md).
 
-    scripts/timeline_summary.py FILE.csv [--bin US]
+    scripts/timeline_summary.py FILE.csv [--bin US] [--waves KERNEL [--wave-size N]]
 
 For each kernel row: its blocks, when the first started and the last ended, the blocks' median
 time; then, per time bin, how many SMs held a block of each kernel (a block counts in every bin
 it overlaps). That is where the overlapped stages of one call sit against each other.
+
+--waves KERNEL instead groups KERNEL's blocks, in block order, into waves of N (default: the
+blocks that started before the first of them ended, i.e. the first wave's width) and prints each
+wave's start and end spread and its median block time. Blocks of one wave that start and end
+within a microsecond of each other run in lockstep (session 35: bwd_grad's first waves).
 """
 import argparse
 import csv
@@ -24,17 +29,41 @@ def read(path):
     return header, blocks
 
 
+def waves(blocks, kernel, size):
+    """Per wave of `size` blocks (block order): start and end spread, median block time."""
+    b = sorted(blocks[kernel])
+    if size is None:
+        first_end = min(x[3] for x in b)
+        size = sum(1 for x in b if x[2] < first_end)
+    print(f"{kernel}: {len(b)} blocks in waves of {size} (block order)")
+    print(f"{'blocks':>11} {'start min':>9} {'start max':>9} {'end min':>9} {'end max':>9} {'median us':>9}")
+    for lo in range(0, len(b), size):
+        w = b[lo:lo + size]
+        print(f"{w[0][0]:5d}-{w[-1][0]:<5d} {min(x[2] for x in w):9.1f} {max(x[2] for x in w):9.1f} "
+              f"{min(x[3] for x in w):9.1f} {max(x[3] for x in w):9.1f} "
+              f"{statistics.median(x[3] - x[2] for x in w):9.1f}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("csv", help="a timeline file (KDA_TIMELINE_OUT-N.csv)")
     ap.add_argument("--bin", type=float, default=10.0, help="width of a time bin in us (default 10)")
+    ap.add_argument("--waves", metavar="KERNEL", help="per-wave view of one kernel's blocks instead of the bins")
+    ap.add_argument("--wave-size", type=int, help="blocks a wave (default: the first wave's width)")
     a = ap.parse_args()
     if a.bin <= 0:
         sys.exit("timeline_summary: --bin must be positive")
+    if a.wave_size is not None and a.wave_size <= 0:
+        sys.exit("timeline_summary: --wave-size must be positive")
     header, blocks = read(a.csv)
     if not blocks:
         sys.exit(f"timeline_summary: no blocks recorded in {a.csv}")
     print(header.lstrip("# "))
+    if a.waves is not None:
+        if a.waves not in blocks:
+            sys.exit(f"timeline_summary: no kernel '{a.waves}' in {a.csv} (it has {', '.join(sorted(blocks))})")
+        waves(blocks, a.waves, a.wave_size)
+        return
     kernels = sorted(blocks, key=lambda k: min(b[2] for b in blocks[k]))
     print(f"{'kernel':8} {'blocks':>6} {'first start':>11} {'last start':>10} {'last end':>9} {'median us':>9}")
     for k in kernels:
