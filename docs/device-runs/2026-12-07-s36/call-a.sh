@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Session 36, call A: session 35's call C (which never ran), unchanged but for this header.
+# Session 36, call A: session 35's call C (which never ran), but for this header and the H200
+# matrix, which runs main (v54), not the unlanded v55.
 # Carried: libkda.so = b118476's kernels (v53b, before v54); xz-packed under .carry/xz:
 # libkda-v54.so (main at 996f237, v54), libkda-v55.so (main + docs/wip/v55-first-wave-waits-before-
 # loads.patch: bwd_grad's first wave waits for its dh flags before any load) and libkda-tl-v55.so
@@ -25,5 +26,5 @@ out=$top; pack_logs call-a
 AB_SHOW=$show ab ctl $bin/libkda-main2.so $HEAD 100 'R2:*:*:*,m2:*:*:*' fwd,bwd,fwd+bwd; pack_logs call-a
 AB_SHOW=$show ab v54-main $bin/libkda-v54.so $HEAD 60 'm2:*:*:*' fwd,bwd,fwd+bwd
 out=$top; pack_logs call-a
-if grep -q H200 "$out/card.txt"; then cp $bin/libkda-v55.so $bin/libkda.so; SMALL_TIMEOUT=150 scripts/device-matrix.sh small; pack_logs call-a; fi
+if grep -q H200 "$out/card.txt"; then cp $bin/libkda-v54.so $bin/libkda.so; SMALL_TIMEOUT=150 scripts/device-matrix.sh small; pack_logs call-a; fi
 find "$out" -name '*.log' -o -name '*.json' -o -name '*.csv' | grep -v results/ | xargs rm -f
