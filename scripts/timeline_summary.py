@@ -29,19 +29,28 @@ def read(path):
     return header, blocks
 
 
-def waves(blocks, kernel, size):
-    """Per wave of `size` blocks (block order): start and end spread, median block time."""
+def wave_rows(blocks, kernel, size=None):
+    """KERNEL's blocks in block order, in waves of `size` (default: the number of blocks that
+    started before the first of them ended). Returns (size, rows), a row per wave:
+    (first block, last block, start min, start max, end min, end max, median block time)."""
     b = sorted(blocks[kernel])
     if size is None:
         first_end = min(x[3] for x in b)
         size = sum(1 for x in b if x[2] < first_end)
-    print(f"{kernel}: {len(b)} blocks in waves of {size} (block order)")
-    print(f"{'blocks':>11} {'start min':>9} {'start max':>9} {'end min':>9} {'end max':>9} {'median us':>9}")
+    rows = []
     for lo in range(0, len(b), size):
         w = b[lo:lo + size]
-        print(f"{w[0][0]:5d}-{w[-1][0]:<5d} {min(x[2] for x in w):9.1f} {max(x[2] for x in w):9.1f} "
-              f"{min(x[3] for x in w):9.1f} {max(x[3] for x in w):9.1f} "
-              f"{statistics.median(x[3] - x[2] for x in w):9.1f}")
+        rows.append((w[0][0], w[-1][0], min(x[2] for x in w), max(x[2] for x in w), min(x[3] for x in w),
+                     max(x[3] for x in w), statistics.median(x[3] - x[2] for x in w)))
+    return size, rows
+
+
+def print_waves(blocks, kernel, size):
+    size, rows = wave_rows(blocks, kernel, size)
+    print(f"{kernel}: {len(blocks[kernel])} blocks in waves of {size} (block order)")
+    print(f"{'blocks':>11} {'start min':>9} {'start max':>9} {'end min':>9} {'end max':>9} {'median us':>9}")
+    for r in rows:
+        print(f"{r[0]:5d}-{r[1]:<5d} " + " ".join(f"{x:9.1f}" for x in r[2:]))
 
 
 def main():
@@ -62,7 +71,7 @@ def main():
     if a.waves is not None:
         if a.waves not in blocks:
             sys.exit(f"timeline_summary: no kernel '{a.waves}' in {a.csv} (it has {', '.join(sorted(blocks))})")
-        waves(blocks, a.waves, a.wave_size)
+        print_waves(blocks, a.waves, a.wave_size)
         return
     kernels = sorted(blocks, key=lambda k: min(b[2] for b in blocks[k]))
     print(f"{'kernel':8} {'blocks':>6} {'first start':>11} {'last start':>10} {'last end':>9} {'median us':>9}")

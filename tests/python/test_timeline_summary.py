@@ -1,0 +1,91 @@
+"""CPU tests of scripts/timeline_summary.py: reading a KDA_TIMELINE file, the per-wave view
+(--waves) and its errors, on a synthetic timeline of known waves.
+Run: python3 -m unittest -v tests/python/test_timeline_summary.py"""
+import contextlib
+import importlib.util
+import io
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+from unittest import mock
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPT = ROOT / "scripts" / "timeline_summary.py"
+
+spec = importlib.util.spec_from_file_location("timeline_summary", SCRIPT)
+timeline_summary = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(timeline_summary)
+
+HEADER = "# libkda timeline: tokens 128, sequences 1, heads 1, gate g, l2n off, V tile 16"
+
+
+def timeline_text():
+    """A 'dh' block over the whole run, and 6 'grad' blocks on 3 SMs: blocks 0-2 start at 0 and
+    end together at 10 (lockstep), blocks 3-5 start at 10.0, 10.5, 11.0 and take 4, 5, 6 us."""
+    rows = ["kernel,block,sm,start_us,end_us", "dh,0,3,0.000,30.000"]
+    rows += [f"grad,{b},{b},0.000,10.000" for b in range(3)]
+    rows += [f"grad,{3 + i},{i},{10 + 0.5 * i:.3f},{10 + 0.5 * i + 4 + i:.3f}" for i in range(3)]
+    return HEADER + "\n" + "\n".join(rows) + "\n"
+
+
+class TimelineSummaryTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.csv = Path(self.dir.name) / "tl-0.csv"
+        self.csv.write_text(timeline_text())
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def run_main(self, *args):
+        out = io.StringIO()
+        with mock.patch.object(sys, "argv", ["timeline_summary.py", str(self.csv), *args]), \
+                contextlib.redirect_stdout(out):
+            timeline_summary.main()
+        return out.getvalue()
+
+    def test_read_groups_blocks_by_kernel(self):
+        header, blocks = timeline_summary.read(self.csv)
+        self.assertEqual(header, HEADER)
+        self.assertEqual(sorted(blocks), ["dh", "grad"])
+        self.assertEqual(len(blocks["grad"]), 6)
+        self.assertEqual(blocks["grad"][3], (3, 0, 10.0, 14.0))
+
+    def test_default_wave_size_is_the_first_waves_width(self):
+        _, blocks = timeline_summary.read(self.csv)
+        size, rows = timeline_summary.wave_rows(blocks, "grad")
+        self.assertEqual(size, 3)
+        self.assertEqual(rows, [(0, 2, 0.0, 0.0, 10.0, 10.0, 10.0), (3, 5, 10.0, 11.0, 14.0, 17.0, 5.0)])
+
+    def test_explicit_wave_size_and_a_short_last_wave(self):
+        _, blocks = timeline_summary.read(self.csv)
+        size, rows = timeline_summary.wave_rows(blocks, "grad", 4)
+        self.assertEqual(size, 4)
+        self.assertEqual([(r[0], r[1]) for r in rows], [(0, 3), (4, 5)])
+        self.assertEqual(rows[1][6], 5.5)  # median of 5 and 6 us
+
+    def test_waves_option_prints_one_line_per_wave(self):
+        text = self.run_main("--waves", "grad")
+        self.assertIn("grad: 6 blocks in waves of 3 (block order)", text)
+        self.assertRegex(text, r"\n +0-2 +0\.0 +0\.0 +10\.0 +10\.0 +10\.0\n")
+        self.assertRegex(text, r"\n +3-5 +10\.0 +11\.0 +14\.0 +17\.0 +5\.0\n")
+        self.assertNotIn("SMs holding a block", text)
+
+    def test_bins_view_counts_sms_per_kernel(self):
+        text = self.run_main("--bin", "10")
+        lines = text.splitlines()
+        first_bin = next(line for line in lines if line.split()[:1] == ["0"])
+        self.assertEqual(first_bin.split(), ["0", "1", "3"])  # dh on 1 SM, grad on 3
+
+    def test_unknown_kernel_and_bad_sizes_are_refused(self):
+        for args, message in [(("--waves", "nope"), "no kernel 'nope'"),
+                              (("--waves", "grad", "--wave-size", "0"), "--wave-size must be positive"),
+                              (("--bin", "0"), "--bin must be positive")]:
+            with self.subTest(args=args), self.assertRaises(SystemExit) as cm:
+                self.run_main(*args)
+            self.assertIn(message, str(cm.exception.code))
+
+
+if __name__ == "__main__":
+    unittest.main()
