@@ -1,6 +1,5 @@
 """CPU tests of scripts/fla_peer.py's pure parts (no torch, FLA or GPU): dump reading, error
 metrics, results JSON, atomic write. Run: python3 -m unittest -v tests/python/test_fla_peer.py"""
-import importlib.util
 import io
 import json
 import math
@@ -13,18 +12,10 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[2]
-SCRIPT = ROOT / "scripts" / "fla_peer.py"
+from tests.python.script_loader import load_script, script_path
 
-
-def load_module():
-    spec = importlib.util.spec_from_file_location("fla_peer", SCRIPT)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-peer = load_module()
+SCRIPT = script_path("fla_peer")
+peer = load_script("fla_peer")
 
 T, H, K = 6, 3, 4
 HEADS = [0, 2]

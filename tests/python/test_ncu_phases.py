@@ -4,7 +4,6 @@ parsing, phase attribution, the same-build check and the printed report, on a sy
 import contextlib
 import csv
 import gzip
-import importlib.util
 import io
 import sys
 import tempfile
@@ -12,12 +11,10 @@ import unittest
 from pathlib import Path
 from unittest import mock
 
-ROOT = Path(__file__).resolve().parents[2]
-SCRIPT = ROOT / "scripts" / "ncu_phases.py"
+from tests.python.script_loader import load_script, script_path
 
-spec = importlib.util.spec_from_file_location("ncu_phases", SCRIPT)
-ncu_phases = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(ncu_phases)
+SCRIPT = script_path("ncu_phases")
+ncu_phases = load_script("ncu_phases")
 
 KERNEL = "bwd_grad_kernelILb0ELb0E"
 SOURCE, FIRST_LINE = "grad.cu", 196

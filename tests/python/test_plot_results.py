@@ -1,5 +1,4 @@
 """CPU tests of scripts/plot_results.py. Run: python3 -m unittest -v tests/python/test_plot_results.py"""
-import importlib.util
 import json
 import math
 import subprocess
@@ -8,12 +7,10 @@ import tempfile
 import unittest
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-SCRIPT = ROOT / "scripts" / "plot_results.py"
+from tests.python.script_loader import load_script, script_path
 
-spec = importlib.util.spec_from_file_location("plot_results", SCRIPT)
-plot_results = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(plot_results)
+SCRIPT = script_path("plot_results")
+plot_results = load_script("plot_results")
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 

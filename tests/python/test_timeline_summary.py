@@ -2,7 +2,6 @@
 (--waves) and its errors, on a synthetic timeline of known waves.
 Run: python3 -m unittest -v tests/python/test_timeline_summary.py"""
 import contextlib
-import importlib.util
 import io
 import sys
 import tempfile
@@ -10,12 +9,10 @@ import unittest
 from pathlib import Path
 from unittest import mock
 
-ROOT = Path(__file__).resolve().parents[2]
-SCRIPT = ROOT / "scripts" / "timeline_summary.py"
+from tests.python.script_loader import load_script, script_path
 
-spec = importlib.util.spec_from_file_location("timeline_summary", SCRIPT)
-timeline_summary = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(timeline_summary)
+SCRIPT = script_path("timeline_summary")
+timeline_summary = load_script("timeline_summary")
 
 HEADER = "# libkda timeline: tokens 128, sequences 1, heads 1, gate g, l2n off, V tile 16"
 
