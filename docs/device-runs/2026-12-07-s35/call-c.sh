@@ -7,7 +7,8 @@
 # With little device time left, in order of need: v55's checks (same bits as main on m2, R2,
 # ragged; GPU tests; its bits being main's, call B's fresh-seed check covers its accuracy),
 # v55 - v54 on R2 and m2, v55's timelines (v54's are call B's), a control on R2 and m2 (main
-# against a copy of itself), v54 - main again on m2; on an H200, the small matrix (of v55 unless MATRIX_LIB names another). Logs: $OUT.
+# against a copy of itself), v54 - main again on m2; on an H200, the small matrix (of v55 unless
+# MATRIX_LIB names another). Logs: $OUT.
 set -u
 # CALL names the logs' archive (session 36 runs this script as its call A); MATRIX_LIB the library
 # of the H200 matrix.
