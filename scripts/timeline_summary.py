@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Summarise a per-block timeline written by a KDA_TIMELINE build (docs/timeline.md).
 
-    scripts/timeline_summary.py FILE.csv [--bin US] [--waves KERNEL [--wave-size N]]
+    scripts/timeline_summary.py FILE.csv [--bin US] [--waves KERNEL [--wave-size N]] [--occupancy]
 
 For each kernel row: its blocks, when the first started and the last ended, the blocks' median
 time; then, per time bin, how many SMs held a block of each kernel (a block counts in every bin
@@ -11,6 +11,13 @@ it overlaps). That is where the overlapped stages of one call sit against each o
 blocks that started before the first of them ended, i.e. the first wave's width) and prints each
 wave's start and end spread and its median block time. Blocks of one wave that start and end
 within a microsecond of each other run in lockstep (session 35: bwd_grad's first waves).
+
+--occupancy instead splits the file into phases (spans in which some block runs; a gap of a
+microsecond or more between them, e.g. the host between kda_fwd and kda_bwd) and prints, per
+phase, the SM time it had (the SMs seen in the file x its span) and, per kernel, the SM time its
+blocks held (on each SM, the union of its blocks' intervals: two blocks sharing an SM count once)
+and their summed block time. A phase whose kernels hold nearly all its SM time is bound by SM
+time: only less held time shortens it, whatever the order (session 36: R2's forward, 96 %).
 """
 import argparse
 import csv
@@ -53,12 +60,65 @@ def print_waves(blocks, kernel, size):
         print(f"{r[0]:5d}-{r[1]:<5d} " + " ".join(f"{x:9.1f}" for x in r[2:]))
 
 
+def held_time(intervals):
+    """The length of the union of (start, end) intervals."""
+    total, cur = 0.0, None
+    for s, e in sorted(intervals):
+        if cur is None or s > cur[1]:
+            if cur is not None:
+                total += cur[1] - cur[0]
+            cur = [s, e]
+        else:
+            cur[1] = max(cur[1], e)
+    return total + (cur[1] - cur[0] if cur else 0.0)
+
+
+def phases(blocks, gap=1.0):
+    """(start, end) of each span in which some block of any kernel runs; spans apart by >= gap us."""
+    out = []
+    for s, e in sorted((x[2], x[3]) for b in blocks.values() for x in b):
+        if out and s < out[-1][1] + gap:
+            out[-1][1] = max(out[-1][1], e)
+        else:
+            out.append([s, e])
+    return [tuple(p) for p in out]
+
+
+def occupancy_rows(blocks, lo, hi):
+    """Per kernel with blocks starting in [lo, hi): (kernel, SMs used, SM time held in us, block
+    time in us), kernels in order of their first start."""
+    rows = []
+    for k in sorted(blocks, key=lambda k: min(x[2] for x in blocks[k])):
+        per_sm = {}
+        for _, sm, s, e in blocks[k]:
+            if lo <= s < hi:
+                per_sm.setdefault(sm, []).append((s, e))
+        if per_sm:
+            rows.append((k, len(per_sm), sum(held_time(v) for v in per_sm.values()),
+                         sum(e - s for v in per_sm.values() for s, e in v)))
+    return rows
+
+
+def print_occupancy(blocks):
+    sms = len({x[1] for b in blocks.values() for x in b})
+    for n, (lo, hi) in enumerate(phases(blocks), 1):
+        cap = sms * (hi - lo)
+        rows = occupancy_rows(blocks, lo, hi)
+        held = sum(r[2] for r in rows)
+        print(f"\nphase {n}: {lo:.1f} - {hi:.1f} us on {sms} SMs: {cap / 1000:.2f} ms of SM time, "
+              f"{held / 1000:.2f} ms held ({100 * held / cap:.0f} %)")
+        print(f"{'kernel':8} {'SMs':>4} {'held ms':>8} {'share':>6} {'block ms':>9}")
+        for k, n_sm, h, b in rows:
+            print(f"{k:8} {n_sm:4d} {h / 1000:8.2f} {100 * h / cap:5.0f}% {b / 1000:9.2f}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("csv", help="a timeline file (KDA_TIMELINE_OUT-N.csv)")
     ap.add_argument("--bin", type=float, default=10.0, help="width of a time bin in us (default 10)")
     ap.add_argument("--waves", metavar="KERNEL", help="per-wave view of one kernel's blocks instead of the bins")
     ap.add_argument("--wave-size", type=int, help="blocks a wave (default: the first wave's width)")
+    ap.add_argument("--occupancy", action="store_true", help="SM time held per kernel and phase instead of the bins")
     a = ap.parse_args()
     if a.bin <= 0:
         sys.exit("timeline_summary: --bin must be positive")
@@ -72,6 +132,9 @@ def main():
         if a.waves not in blocks:
             sys.exit(f"timeline_summary: no kernel '{a.waves}' in {a.csv} (it has {', '.join(sorted(blocks))})")
         print_waves(blocks, a.waves, a.wave_size)
+        return
+    if a.occupancy:
+        print_occupancy(blocks)
         return
     kernels = sorted(blocks, key=lambda k: min(b[2] for b in blocks[k]))
     print(f"{'kernel':8} {'blocks':>6} {'first start':>11} {'last start':>10} {'last end':>9} {'median us':>9}")

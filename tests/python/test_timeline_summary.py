@@ -1,5 +1,5 @@
 """CPU tests of scripts/timeline_summary.py: reading a KDA_TIMELINE file, the per-wave view
-(--waves) and its errors, on a synthetic timeline of known waves.
+(--waves), the SM-time view (--occupancy) and the errors, on a synthetic timeline of known waves.
 Run: python3 -m unittest -v tests/python/test_timeline_summary.py"""
 import contextlib
 import io
@@ -74,6 +74,24 @@ class TimelineSummaryTest(unittest.TestCase):
         lines = text.splitlines()
         first_bin = next(line for line in lines if line.split()[:1] == ["0"])
         self.assertEqual(first_bin.split(), ["0", "1", "3"])  # dh on 1 SM, grad on 3
+
+    def test_held_time_is_the_union_of_intervals(self):
+        self.assertEqual(timeline_summary.held_time([(0, 10), (2, 6), (10, 14), (20, 21)]), 15)
+        self.assertEqual(timeline_summary.held_time([]), 0)
+
+    def test_occupancy_per_phase_counts_a_shared_sm_once(self):
+        # a block sharing SM 0 with block 0, and a kernel after a 10 us gap (a phase of its own)
+        self.csv.write_text(timeline_text() + "grad,6,0,2.000,6.000\nreduce,0,1,40.000,41.000\n")
+        _, blocks = timeline_summary.read(self.csv)
+        self.assertEqual(timeline_summary.phases(blocks), [(0.0, 30.0), (40.0, 41.0)])
+        rows = timeline_summary.occupancy_rows(blocks, 0.0, 30.0)
+        # grad held: SM 0 0-14 (the shared 2-6 counted once), SM 1 0-10 + 10.5-15.5, SM 2 0-10 + 11-17
+        self.assertEqual(rows, [("dh", 1, 30.0, 30.0), ("grad", 3, 45.0, 49.0)])
+        self.assertEqual(timeline_summary.occupancy_rows(blocks, 40.0, 41.0), [("reduce", 1, 1.0, 1.0)])
+        text = self.run_main("--occupancy")
+        self.assertIn("phase 1: 0.0 - 30.0 us on 4 SMs: 0.12 ms of SM time, 0.07 ms held (62 %)", text)
+        self.assertRegex(text, r"\ngrad +3 +0\.04 +38% +0\.05\n")
+        self.assertIn("phase 2: 40.0 - 41.0 us", text)
 
     def test_unknown_kernel_and_bad_sizes_are_refused(self):
         for args, message in [(("--waves", "nope"), "no kernel 'nope'"),
