@@ -14,9 +14,10 @@ within a microsecond of each other run in lockstep (session 35: bwd_grad's first
 
 --occupancy instead splits the file into phases (spans in which some block runs; a gap of a
 microsecond or more between them, e.g. the host between kda_fwd and kda_bwd) and prints, per
-phase, the SM time it had (the SMs seen in the file x its span) and, per kernel, the SM time its
-blocks held (on each SM, the union of its blocks' intervals: two blocks sharing an SM count once)
-and their summed block time. A phase whose kernels hold nearly all its SM time is bound by SM
+phase, the SM time it had (the SMs seen in the file x its span) and held (on each SM, the union
+of all blocks' intervals), and per kernel the SM time its blocks held (the same union over its
+own blocks: where two kernels share an SM both count it, so the kernels' shares can add up to
+more than the phase's) and their summed block time. A phase whose kernels hold nearly all its SM time is bound by SM
 time: only less held time shortens it, whatever the order (session 36: R2's forward, 96 %).
 """
 import argparse
@@ -104,7 +105,12 @@ def print_occupancy(blocks):
     for n, (lo, hi) in enumerate(phases(blocks), 1):
         cap = sms * (hi - lo)
         rows = occupancy_rows(blocks, lo, hi)
-        held = sum(r[2] for r in rows)
+        per_sm = {}  # every kernel's blocks together: an SM shared by two kernels counts once
+        for b in blocks.values():
+            for _, sm, s, e in b:
+                if lo <= s < hi:
+                    per_sm.setdefault(sm, []).append((s, e))
+        held = sum(held_time(v) for v in per_sm.values())
         print(f"\nphase {n}: {lo:.1f} - {hi:.1f} us on {sms} SMs: {cap / 1000:.2f} ms of SM time, "
               f"{held / 1000:.2f} ms held ({100 * held / cap:.0f} %)")
         print(f"{'kernel':8} {'SMs':>4} {'held ms':>8} {'share':>6} {'block ms':>9}")

@@ -93,6 +93,13 @@ class TimelineSummaryTest(unittest.TestCase):
         self.assertRegex(text, r"\ngrad +3 +0\.04 +38% +0\.05\n")
         self.assertIn("phase 2: 40.0 - 41.0 us", text)
 
+    def test_a_phase_counts_an_sm_two_kernels_share_once(self):
+        # an 'out' block on SM 3 beside dh (0-30): dh and out each hold 5 us there, the phase 30
+        self.csv.write_text(timeline_text() + "out,0,3,10.000,15.000\n")
+        _, blocks = timeline_summary.read(self.csv)
+        self.assertIn(("out", 1, 5.0, 5.0), timeline_summary.occupancy_rows(blocks, 0.0, 30.0))
+        self.assertIn("0.12 ms of SM time, 0.07 ms held", self.run_main("--occupancy"))
+
     def test_unknown_kernel_and_bad_sizes_are_refused(self):
         for args, message in [(("--waves", "nope"), "no kernel 'nope'"),
                               (("--waves", "grad", "--wave-size", "0"), "--wave-size must be positive"),
