@@ -61,23 +61,11 @@ def print_waves(blocks, kernel, size):
         print(f"{r[0]:5d}-{r[1]:<5d} " + " ".join(f"{x:9.1f}" for x in r[2:]))
 
 
-def held_time(intervals):
-    """The length of the union of (start, end) intervals."""
-    total, cur = 0.0, None
-    for s, e in sorted(intervals):
-        if cur is None or s > cur[1]:
-            if cur is not None:
-                total += cur[1] - cur[0]
-            cur = [s, e]
-        else:
-            cur[1] = max(cur[1], e)
-    return total + (cur[1] - cur[0] if cur else 0.0)
-
-
-def phases(blocks, gap=1.0):
-    """(start, end) of each span in which some block of any kernel runs; spans apart by >= gap us."""
+def merged(intervals, gap=0.0):
+    """(start, end) intervals joined where one starts less than `gap` us after the spans before it
+    end (overlapping ones always), in order."""
     out = []
-    for s, e in sorted((x[2], x[3]) for b in blocks.values() for x in b):
+    for s, e in sorted(intervals):
         if out and s < out[-1][1] + gap:
             out[-1][1] = max(out[-1][1], e)
         else:
@@ -85,15 +73,36 @@ def phases(blocks, gap=1.0):
     return [tuple(p) for p in out]
 
 
+def held_time(intervals):
+    """The length of the union of (start, end) intervals."""
+    return sum(e - s for s, e in merged(intervals))
+
+
+def phases(blocks, gap=1.0):
+    """(start, end) of each span in which some block of any kernel runs; spans apart by >= gap us."""
+    return merged(((x[2], x[3]) for b in blocks.values() for x in b), gap)
+
+
+def kernels_by_start(blocks):
+    return sorted(blocks, key=lambda k: min(x[2] for x in blocks[k]))
+
+
+def intervals_by_sm(block_lists, lo, hi):
+    """{SM: [(start, end)]} of the blocks in block_lists that start in [lo, hi)."""
+    per_sm = {}
+    for b in block_lists:
+        for _, sm, s, e in b:
+            if lo <= s < hi:
+                per_sm.setdefault(sm, []).append((s, e))
+    return per_sm
+
+
 def occupancy_rows(blocks, lo, hi):
     """Per kernel with blocks starting in [lo, hi): (kernel, SMs used, SM time held in us, block
     time in us), kernels in order of their first start."""
     rows = []
-    for k in sorted(blocks, key=lambda k: min(x[2] for x in blocks[k])):
-        per_sm = {}
-        for _, sm, s, e in blocks[k]:
-            if lo <= s < hi:
-                per_sm.setdefault(sm, []).append((s, e))
+    for k in kernels_by_start(blocks):
+        per_sm = intervals_by_sm([blocks[k]], lo, hi)
         if per_sm:
             rows.append((k, len(per_sm), sum(held_time(v) for v in per_sm.values()),
                          sum(e - s for v in per_sm.values() for s, e in v)))
@@ -104,17 +113,12 @@ def print_occupancy(blocks):
     sms = len({x[1] for b in blocks.values() for x in b})
     for n, (lo, hi) in enumerate(phases(blocks), 1):
         cap = sms * (hi - lo)
-        rows = occupancy_rows(blocks, lo, hi)
-        per_sm = {}  # every kernel's blocks together: an SM shared by two kernels counts once
-        for b in blocks.values():
-            for _, sm, s, e in b:
-                if lo <= s < hi:
-                    per_sm.setdefault(sm, []).append((s, e))
-        held = sum(held_time(v) for v in per_sm.values())
+        # every kernel's blocks together: an SM that two kernels share counts once
+        held = sum(held_time(v) for v in intervals_by_sm(blocks.values(), lo, hi).values())
         print(f"\nphase {n}: {lo:.1f} - {hi:.1f} us on {sms} SMs: {cap / 1000:.2f} ms of SM time, "
               f"{held / 1000:.2f} ms held ({100 * held / cap:.0f} %)")
         print(f"{'kernel':8} {'SMs':>4} {'held ms':>8} {'share':>6} {'block ms':>9}")
-        for k, n_sm, h, b in rows:
+        for k, n_sm, h, b in occupancy_rows(blocks, lo, hi):
             print(f"{k:8} {n_sm:4d} {h / 1000:8.2f} {100 * h / cap:5.0f}% {b / 1000:9.2f}")
 
 
@@ -142,7 +146,7 @@ def main():
     if a.occupancy:
         print_occupancy(blocks)
         return
-    kernels = sorted(blocks, key=lambda k: min(b[2] for b in blocks[k]))
+    kernels = kernels_by_start(blocks)
     print(f"{'kernel':8} {'blocks':>6} {'first start':>11} {'last start':>10} {'last end':>9} {'median us':>9}")
     for k in kernels:
         b = blocks[k]
