@@ -22,6 +22,7 @@ const char* const k_row_names[tl_count] = {"intra", "state", "output", "dh", "gr
 void clear_row(tl_table* t, int row, cudaStream_t stream) {
   cudaMemsetAsync(t->start[row], 0xff, sizeof t->start[row], stream);
   cudaMemsetAsync(t->end[row], 0, sizeof t->end[row], stream);
+  cudaMemsetAsync(t->mark[row], 0, sizeof t->mark[row], stream);
 }
 
 void clear_all(tl_table* t) {
@@ -58,7 +59,8 @@ void tl_reset([[maybe_unused]] cudaStream_t stream, [[maybe_unused]] bool fwd, [
 }
 
 // KDA_TIMELINE_OUT-N.csv, N counting the plans written by this process: one line per recorded
-// block, `kernel,block,sm,start_us,end_us`, times from the earliest start in the table.
+// block, `kernel,block,sm,start_us,end_us,mark0_us,...`, times from the earliest start in the
+// table; a mark the block did not stamp is left empty.
 void tl_write([[maybe_unused]] const char* what) {
 #if KDA_TIMELINE
   tl_table* const t = table();
@@ -73,12 +75,19 @@ void tl_write([[maybe_unused]] const char* what) {
   static int written = 0;
   const std::string path = std::string(std::getenv("KDA_TIMELINE_OUT")) + "-" + std::to_string(written++) + ".csv";
   if (FILE* f = std::fopen(path.c_str(), "w")) {
-    std::fprintf(f, "# libkda timeline: %s\nkernel,block,sm,start_us,end_us\n", what);
+    std::fprintf(f, "# libkda timeline: %s\nkernel,block,sm,start_us,end_us", what);
+    for (int i = 0; i < k_tl_marks; ++i) std::fprintf(f, ",mark%d_us", i);
+    std::fputc('\n', f);
     for (int r = 0; r < tl_count; ++r) {
       for (int b = 0; b < k_tl_blocks; ++b) {
         if (h.start[r][b] == ~0ull || h.end[r][b] == 0) continue;
-        std::fprintf(f, "%s,%d,%u,%.3f,%.3f\n", k_row_names[r], b, h.sm[r][b], (h.start[r][b] - t0) * 1e-3,
+        std::fprintf(f, "%s,%d,%u,%.3f,%.3f", k_row_names[r], b, h.sm[r][b], (h.start[r][b] - t0) * 1e-3,
                      (h.end[r][b] - t0) * 1e-3);
+        for (int i = 0; i < k_tl_marks; ++i) {
+          if (h.mark[r][i][b] != 0) std::fprintf(f, ",%.3f", (h.mark[r][i][b] - t0) * 1e-3);
+          else std::fputc(',', f);
+        }
+        std::fputc('\n', f);
       }
     }
     std::fclose(f);

@@ -10,7 +10,10 @@ it overlaps). That is where the overlapped stages of one call sit against each o
 --waves KERNEL instead groups KERNEL's blocks, in block order, into waves of N (default: the
 blocks that started before the first of them ended, i.e. the first wave's width) and prints each
 wave's start and end spread and its median block time. Blocks of one wave that start and end
-within a microsecond of each other run in lockstep (session 35: bwd_grad's first waves).
+within a microsecond of each other run in lockstep (session 35: bwd_grad's first waves). Where
+the kernel stamps marks inside its blocks (columns mark0_us, ...; bwd_grad: its dh flags
+acquired, its inputs in, stages 3 - 4 done), each wave also gets the median time from start to
+the first mark, between marks and from the last mark to the end: where the wave's time goes.
 
 --occupancy instead splits the file into phases (spans in which some block runs; a gap of a
 microsecond or more between them, e.g. the host between kda_fwd and kda_bwd) and prints, per
@@ -37,10 +40,36 @@ def read(path):
     return header, blocks
 
 
-def wave_rows(blocks, kernel, size=None):
+def read_marks(path):
+    """{kernel: {block: (mark0, mark1, ...)}} of the blocks that stamped every mark column of the
+    file (docs/timeline.md); empty for a file without marks."""
+    with open(path) as f:
+        f.readline()
+        reader = csv.DictReader(f)
+        cols = sorted((c for c in reader.fieldnames or [] if c.startswith("mark") and c.endswith("_us")),
+                      key=lambda c: int(c[4:-3]))
+        marks = defaultdict(dict)
+        for r in reader:
+            if cols and all(r[c] for c in cols):
+                marks[r["kernel"]][int(r["block"])] = tuple(float(r[c]) for c in cols)
+    return marks
+
+
+def mark_segments(wave, marks):
+    """Median durations, over the blocks of `wave` ((block, sm, start, end) tuples) that have marks,
+    of start -> mark 0, mark i -> mark i + 1, ..., last mark -> end; None if none has marks."""
+    spans = [(x[2],) + marks[x[0]] + (x[3],) for x in wave if x[0] in marks]
+    if not spans:
+        return None
+    return tuple(statistics.median(t[i + 1] - t[i] for t in spans) for i in range(len(spans[0]) - 1))
+
+
+def wave_rows(blocks, kernel, size=None, marks=None):
     """KERNEL's blocks in block order, in waves of `size` (default: the number of blocks that
     started before the first of them ended). Returns (size, rows), a row per wave:
-    (first block, last block, start min, start max, end min, end max, median block time)."""
+    (first block, last block, start min, start max, end min, end max, median block time), and
+    where `marks` ({block: marks}, read_marks) covers some of the wave's blocks, their
+    mark_segments after it."""
     b = sorted(blocks[kernel])
     if size is None:
         first_end = min(x[3] for x in b)
@@ -48,17 +77,27 @@ def wave_rows(blocks, kernel, size=None):
     rows = []
     for lo in range(0, len(b), size):
         w = b[lo:lo + size]
-        rows.append((w[0][0], w[-1][0], min(x[2] for x in w), max(x[2] for x in w), min(x[3] for x in w),
-                     max(x[3] for x in w), statistics.median(x[3] - x[2] for x in w)))
+        row = (w[0][0], w[-1][0], min(x[2] for x in w), max(x[2] for x in w), min(x[3] for x in w),
+               max(x[3] for x in w), statistics.median(x[3] - x[2] for x in w))
+        segments = mark_segments(w, marks) if marks else None
+        rows.append(row + segments if segments else row)
     return size, rows
 
 
-def print_waves(blocks, kernel, size):
-    size, rows = wave_rows(blocks, kernel, size)
+def print_waves(blocks, kernel, size, marks=None):
+    size, rows = wave_rows(blocks, kernel, size, marks)
     print(f"{kernel}: {len(blocks[kernel])} blocks in waves of {size} (block order)")
-    print(f"{'blocks':>11} {'start min':>9} {'start max':>9} {'end min':>9} {'end max':>9} {'median us':>9}")
+    head = f"{'blocks':>11} {'start min':>9} {'start max':>9} {'end min':>9} {'end max':>9} {'median us':>9}"
+    n_marks = max(len(r) for r in rows) - 8
+    if n_marks > 0:  # median us from start to mark 0, between marks, from the last mark to the end
+        names = ["start"] + [f"m{i}" for i in range(n_marks)] + ["end"]
+        head += "  " + " ".join(f"{names[i] + '-' + names[i + 1]:>9}" for i in range(n_marks + 1))
+    print(head)
     for r in rows:
-        print(f"{r[0]:5d}-{r[1]:<5d} " + " ".join(f"{x:9.1f}" for x in r[2:]))
+        line = f"{r[0]:5d}-{r[1]:<5d} " + " ".join(f"{x:9.1f}" for x in r[2:7])
+        if len(r) > 7:
+            line += "  " + " ".join(f"{x:9.1f}" for x in r[7:])
+        print(line)
 
 
 def merged(intervals, gap=0.0):
@@ -141,7 +180,7 @@ def main():
     if a.waves is not None:
         if a.waves not in blocks:
             sys.exit(f"timeline_summary: no kernel '{a.waves}' in {a.csv} (it has {', '.join(sorted(blocks))})")
-        print_waves(blocks, a.waves, a.wave_size)
+        print_waves(blocks, a.waves, a.wave_size, read_marks(a.csv).get(a.waves))
         return
     if a.occupancy:
         print_occupancy(blocks)

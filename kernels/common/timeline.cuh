@@ -20,10 +20,14 @@ namespace kda::dev {
 // forward and the backward after it (`kda-bench --ops fwd+bwd`), or the last forward alone.
 enum tl_kernel : int { tl_intra, tl_state, tl_output, tl_dh, tl_grad, tl_reduce, tl_count };
 constexpr int k_tl_blocks = 16384; // blocks a row holds (1doc's 256 chunks x 64 heads); more are not recorded
+// Points inside a block that a kernel may stamp (tl_stamp::mark): where its time goes between start
+// and end, e.g. bwd_grad's wait for bwd_dh's flags, its loads, its stages (kernels/bwd/grad.cu).
+constexpr int k_tl_marks = 3;
 
 struct tl_table {
   unsigned long long start[tl_count][k_tl_blocks]; // earliest warp start of the block, ns (all ones: none)
   unsigned long long end[tl_count][k_tl_blocks];   // latest warp end
+  unsigned long long mark[tl_count][k_tl_marks][k_tl_blocks]; // latest arrival at mark i (0: none)
   unsigned sm[tl_count][k_tl_blocks];
 };
 
@@ -70,12 +74,19 @@ struct tl_stamp {
   __device__ ~tl_stamp() {
     if (tl_ptr && (threadIdx.x & 31) == 0 && block < k_tl_blocks) atomicMax(&tl_ptr->end[row][block], tl_now());
   }
+  // The calling thread has reached point i (< k_tl_marks) of the block; with several callers the
+  // latest counts. The kernel chooses who calls: one thread after a barrier marks the block's
+  // arrival there.
+  __device__ void mark(int i) const {
+    if (tl_ptr && block < k_tl_blocks) atomicMax(&tl_ptr->mark[row][i][block], tl_now());
+  }
   tl_stamp(const tl_stamp&) = delete;
   tl_stamp& operator=(const tl_stamp&) = delete;
 };
 #else
 struct tl_stamp {
   __device__ explicit tl_stamp(tl_kernel) {}
+  __device__ void mark(int) const {}
 };
 #endif
 

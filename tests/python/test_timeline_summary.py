@@ -69,6 +69,29 @@ class TimelineSummaryTest(unittest.TestCase):
         self.assertRegex(text, r"\n +3-5 +10\.0 +11\.0 +14\.0 +17\.0 +5\.0\n")
         self.assertNotIn("SMs holding a block", text)
 
+    def test_marks_split_each_waves_time(self):
+        # the file format with marks: grad blocks 0-2 mark at 1, 3, 8 (block 2 lacks mark 2: left
+        # out); blocks 3-5 at start + 0.5, + 2, + 3; dh stamps none
+        rows = ["kernel,block,sm,start_us,end_us,mark0_us,mark1_us,mark2_us", "dh,0,3,0.000,30.000,,,"]
+        rows += ["grad,0,0,0.000,10.000,1.000,3.000,8.000", "grad,1,1,0.000,10.000,1.000,3.000,8.000",
+                 "grad,2,2,0.000,10.000,1.000,3.000,"]
+        rows += [f"grad,{3 + i},{i},{10 + 0.5 * i:.3f},{10 + 0.5 * i + 4 + i:.3f},"
+                 f"{10.5 + 0.5 * i:.3f},{12 + 0.5 * i:.3f},{13 + 0.5 * i:.3f}" for i in range(3)]
+        self.csv.write_text(HEADER + "\n" + "\n".join(rows) + "\n")
+        marks = timeline_summary.read_marks(self.csv)
+        self.assertEqual(sorted(marks), ["grad"])
+        self.assertEqual(sorted(marks["grad"]), [0, 1, 3, 4, 5])
+        _, blocks = timeline_summary.read(self.csv)
+        _, waves = timeline_summary.wave_rows(blocks, "grad", None, marks["grad"])
+        self.assertEqual(waves[0][7:], (1.0, 2.0, 5.0, 2.0))
+        self.assertEqual(waves[1][7:], (0.5, 1.5, 1.0, 2.0))  # the last: 4, 5, 6 us after mark 2 -> 1, 2, 3
+        text = self.run_main("--waves", "grad")
+        self.assertIn("start-m0     m0-m1     m1-m2    m2-end", text)
+        self.assertRegex(text, r"\n +0-2 +0\.0 +0\.0 +10\.0 +10\.0 +10\.0 +1\.0 +2\.0 +5\.0 +2\.0\n")
+        self.csv.write_text(timeline_text())  # the format before marks: none read, none printed
+        self.assertEqual(timeline_summary.read_marks(self.csv), {})
+        self.assertNotIn("start-m0", self.run_main("--waves", "grad"))
+
     def test_bins_view_counts_sms_per_kernel(self):
         text = self.run_main("--bin", "10")
         lines = text.splitlines()
