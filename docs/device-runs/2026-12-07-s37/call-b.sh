@@ -21,6 +21,15 @@ done
 out=$top/tl-v54m-dh1; mkdir -p "$out"
 KDA_DH_NARROW_TILES=1 TL=$bin/libkda-tl-v54m.so timeline R2:g:off:saved fwd+bwd
 waves
+# The chains' step against how many chain CTAs run: one sequence of R2's longest length (7000
+# tokens) with 1 head (fwd_state 8 CTAs, bwd_dh 4) and with 4 heads (32 and 16), against R2 (96, 48).
+scen=/tmp/scen; mkdir -p $scen; cp scenarios/*.json $scen/
+for h in 1 4; do
+  printf '{"name": "s7000h%s", "description": "one 7000-token sequence, %s head(s) (session 37 call B)", "seq_lens": [7000], "heads": %s}\n' $h $h $h > $scen/s7000h$h.json
+done
+out=$top/tl-v54m-one; mkdir -p "$out"
+for h in 1 4; do KDA_SCENARIOS=$scen TL=$bin/libkda-tl-v54m.so timeline s7000h$h:g:off:saved fwd+bwd; done
+for f in "$out"/tl-*-0.csv; do echo "== ${f#$top/}"; python3 scripts/timeline_summary.py "$f" | sed -n 2,9p; done
 out=$top; pack_logs call-b
 export HEAD=$bin/libkda-v54.so
 LIB=$bin/libkda-va.so same_bits va "" 'm2:*:*:*,R2:*:*:*,ragged:*:*:*'
