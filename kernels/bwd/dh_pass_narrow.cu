@@ -8,7 +8,9 @@
 //                     0 has the copy engine store them, v29), then the tile's ready flag for
 //                     bwd_grad, which may already run beside this pass
 // The V tiles of a CTA share the producer's copies of w, qg, qg_lo, kg and Aqk and nothing else:
-// each has its own do, exp(gamma_C), buffers and barriers. Two chains on one SM lengthen the chain
+// each has its own do, exp(gamma_C), buffers and barriers. The CTAs of a sequence and head form a
+// cluster (8 / NV CTAs) that shares the copies of w, qg, qg_lo and kg as well (v56: each copies a
+// share, multicast to all; common/cluster.cuh). Two chains on one SM lengthen the chain
 // step (R2: 0.152 -> 0.184 ms for the pass) but hold half as many SMs, which bwd_grad beside the
 // pass uses (docs/perf-log.md, v35 and v37).
 // Aqk^T do needs no dh: the chain warps compute it for the next chunk at the end of a step, off
@@ -29,6 +31,7 @@
 
 #include "bwd/dh_pass.cuh"
 #include "bwd/dh_stage.cuh"
+#include "common/cluster.cuh"
 #include "common/mbarrier.cuh"
 #include "common/mma.cuh"
 #include "common/named_barrier.cuh"
@@ -51,6 +54,14 @@ constexpr int k_ld = VT + 8; // bf16 row stride of the padded [.][16] tiles (do,
 constexpr int k_small_stages = 3; // do, Aqk, exp(gamma_C): two chunks ahead
 constexpr int k_publish_early = 8; // chain steps published one by one for bwd_grad's first wave (publish_first)
 constexpr int k_wide_stages = 2;  // w, qg, qg_lo, kg: one chunk ahead
+// The CTAs of one sequence and head (every V tile) form a cluster and share the wide tiles'
+// copies (v56; common/cluster.cuh): each CTA copies k_wide_boxes / cluster of the boxes into the
+// shared memory of all of them. Before v56 each CTA copied all eight, so R2's 48 CTAs read about
+// 2 TB/s of the same tiles through L2, and bwd_grad's blocks beside the pass ran 20 - 40 % slower
+// than after it (docs/perf-log.md, session 37).
+template <int NV>
+constexpr int k_cluster = v_dim / VT / NV;
+constexpr int k_wide_boxes = 8; // w, qg, qg_lo, kg: two [64][64] boxes each
 
 // Barrier ids (common/named_barrier.cuh), 7 per V tile t of the CTA: the groups meet at dh_full,
 // dvn_full (chain arrives, output waits) and buf_free (output arrives, chain waits), one of each
@@ -154,13 +165,14 @@ __device__ __forceinline__ shared_buf buf_at(unsigned char* smem, int t, int b) 
 using do_copies = row_copies<2, k_chain>;
 
 // The producer warp: iteration it's (chunk n - 1 - it's) boxes (lane 0: Aqk, lane 1 + t: V tile
-// t's exp(gamma_C); lanes 0-7: w, qg, qg_lo, kg), each stage once the chains of every V tile have
-// released its previous use and, beside bwd_state_replay (p.intra_ready), once the intra stage
-// has published the chunk. Small stage first: it runs two iterations ahead, the wide one one
-// ahead.
+// t's exp(gamma_C); of the wide boxes w, qg, qg_lo, kg (lane j: box j, j < 8) those of this CTA's
+// cluster rank, multicast to every CTA of the cluster), each stage once the chains of every V
+// tile have released its previous use (the wide stage: in every CTA of the cluster) and, beside
+// bwd_state_replay (p.intra_ready), once the intra stage has published the chunk. Small stage
+// first: it runs two iterations ahead, the wide one one ahead.
 template <int NV>
 __device__ void producer_role(const bwd_dh_params& p, const dh_maps& maps, unsigned char* smem, const seq_info& sq,
-                              int head, int lane) {
+                              int head, int lane, int rank) {
   using L = narrow_smem<NV>;
   const stage_bars bars = bars_of<NV>(smem);
   const int n = sq.num_chunks;
@@ -183,10 +195,10 @@ __device__ void producer_role(const bwd_dh_params& p, const dh_maps& maps, unsig
     if (it >= k_wide_stages) mbar_wait(bars.wide_empty(it), use_parity(it, k_wide_stages) ^ 1);
     if (lane == 0) mbar_expect_bytes(bars.wide_full(it), L::wide_bytes);
     __syncwarp();
-    if (lane < 8) {
+    if (lane < k_wide_boxes && lane % k_cluster<NV> == rank) {
       static_assert(L::kg - L::w == 3 * 2 * k_box_bytes, "wide tiles in map order");
       unsigned char* const dst = reinterpret_cast<unsigned char*>(s.w) + (lane >> 1) * 2 * k_box_bytes; // tile lane / 2
-      copy_tile_box(dst, maps.wide[lane >> 1], lane & 1, tile, bars.wide_full(it));
+      copy_tile_box_multicast(dst, maps.wide[lane >> 1], lane & 1, tile, bars.wide_full(it), (1u << k_cluster<NV>) - 1);
     }
   }
 }
@@ -249,13 +261,11 @@ __device__ void chain_role(const bwd_dh_params& p, unsigned char* smem, const se
     // dh visible to every chain warp; this iteration's wide tiles and the next one's small tiles too
     named_sync(bar_chain(t), k_chain);
     named_arrive(bar_dh_full(t, b), k_tile_group);
-    // every chain warp of this V tile is past iteration it - 1: its stages may be refilled once
-    // the other V tiles' are too (the empty barriers count one arrival a V tile; its small stage
-    // held chunk it - 1's do, Aqk and exp(gamma_C), read through its dh step)
-    if (it >= 1 && g == 0) {
-      if (it - 1 + k_wide_stages < n) mbar_arrive(bars.wide_empty(it - 1));
-      if (it - 1 + k_small_stages < n) mbar_arrive(bars.small_empty(it - 1));
-    }
+    // every chain warp of this V tile is past iteration it - 1: its small stage may be refilled
+    // once the other V tiles' are too (the empty barrier counts one arrival a V tile; it held
+    // chunk it - 1's do, Aqk and exp(gamma_C), read through its dh step). The wide stage each
+    // warp releases itself at the end of its step (below).
+    if (it >= 1 && g == 0 && it - 1 + k_small_stages < n) mbar_arrive(bars.small_empty(it - 1));
     if (it + 2 < n) load_dh_do(p, stage_at<NV>(smem, it + 2, t).dO, sq, n - 3 - it, head, copies, k_ld);
     cp_async_commit();
 
@@ -291,6 +301,17 @@ __device__ void chain_role(const bwd_dh_params& p, unsigned char* smem, const se
 
     // dh += w^T (-dv_new)
     dh_w_terms(dhf, s, x.neg, k_ld, S0, lane);
+    // This warp's last read of the wide stage: it releases the stage on the empty barrier of every
+    // CTA of the cluster, which all receive its copies (the barriers count one arrival per chain
+    // warp of the cluster). Released at the next step's first barrier instead (v56's first form,
+    // session 37), each refill waited for that step's own tiles and for the slowest CTA of the
+    // cluster: the pass's step got 0.1 us longer and R2's backward gained nothing.
+    if (it + k_wide_stages < n) {
+      __syncwarp();
+      if (lane == 0) {
+        for (int r = 0; r < k_cluster<NV>; ++r) mbar_arrive_cluster(bars.wide_empty(it), r);
+      }
+    }
     // the next chunk's Aqk^T do: its stage is visible since this step's first barrier
     if (it + 1 < n) aqk_t_do(dv, stage_at<NV>(smem, it + 1, t), RB, lane);
   }
@@ -347,7 +368,7 @@ __global__ void __launch_bounds__(threads_for(NV), 1)
     const stage_bars bars = bars_of<NV>(smem);
     for (int it = 0; it < k_wide_stages; ++it) {
       mbar_init(bars.wide_full(it), 1);
-      mbar_init(bars.wide_empty(it), NV); // one arrival per V tile
+      mbar_init(bars.wide_empty(it), 4 * NV * k_cluster<NV>); // one arrival per chain warp of the cluster
     }
     for (int it = 0; it < k_small_stages; ++it) {
       mbar_init(bars.small_full(it), 1);
@@ -355,7 +376,7 @@ __global__ void __launch_bounds__(threads_for(NV), 1)
     }
     fence_mbar_init();
   }
-  __syncthreads(); // the barriers exist before any copy or arrival reaches them
+  cluster_sync(); // the barriers of every CTA of the cluster exist before any copy or arrival reaches them
   // Chain warps first (V tile t: warps 4t..4t+3), so that each sub-partition (warp % 4) holds one
   // chain warp of every V tile; then the output warps, then the producer.
   if (warp < 4 * NV) {
@@ -365,10 +386,11 @@ __global__ void __launch_bounds__(threads_for(NV), 1)
     const int t = warp - 4 * NV;
     output_role<NV>(p, out, smem, sq, cta.head, t, NV * cta.vt + t, lane);
   } else {
-    producer_role<NV>(p, maps, smem, sq, cta.head, lane);
+    producer_role<NV>(p, maps, smem, sq, cta.head, lane, static_cast<int>(cluster_rank()));
   }
   // Beside bwd_state_replay: complete only after it (the last CTA waits; v37)
   if (p.intra_ready) complete_after_prerequisite_grids();
+  cluster_sync(); // no CTA leaves while another may still copy into it or arrive on its barriers
 }
 
 } // namespace
@@ -387,11 +409,11 @@ cudaError_t launch_bwd_dh_narrow(const bwd_dh_params& p, int num_seqs, cudaStrea
   // the intra stage)
   const serial_launch how = p.intra_ready ? serial_launch::after_intra : serial_launch::plain;
   if (p.narrow_tiles == 2) {
-    return launch_serial<bwd_dh_narrow_kernel<2>>(p, num_seqs, v_dim / VT / 2, threads_for(2), narrow_smem<2>::bytes,
-                                                  how, stream, maps, out);
+    return launch_serial_clustered<bwd_dh_narrow_kernel<2>>(p, num_seqs, k_cluster<2>, threads_for(2),
+                                                            narrow_smem<2>::bytes, how, k_cluster<2>, stream, maps, out);
   }
-  return launch_serial<bwd_dh_narrow_kernel<1>>(p, num_seqs, v_dim / VT, threads_for(1), narrow_smem<1>::bytes, how,
-                                                stream, maps, out);
+  return launch_serial_clustered<bwd_dh_narrow_kernel<1>>(p, num_seqs, k_cluster<1>, threads_for(1),
+                                                          narrow_smem<1>::bytes, how, k_cluster<1>, stream, maps, out);
 }
 
 } // namespace kda::dev

@@ -48,14 +48,22 @@ enum class serial_launch { plain, after_intra };
 // Launches serial pass Kernel (one CTA per sequence, head and V tile) with `smem` bytes of dynamic
 // shared memory, passing p and the further arguments (the tensor maps). The limit is raised once
 // per Kernel: the static belongs to the instantiation.
+// With `cluster` > 1, clusters of that many neighbouring CTAs (a divisor of vtiles: the CTAs of
+// one sequence and head, which read the same chunk tiles; bwd/dh_pass_narrow.cu).
 template <auto Kernel, typename Params, typename... More>
-cudaError_t launch_serial(const Params& p, int num_seqs, int vtiles, int threads, std::size_t smem, serial_launch how,
-                          cudaStream_t stream, const More&... more) {
+cudaError_t launch_serial_clustered(const Params& p, int num_seqs, int vtiles, int threads, std::size_t smem,
+                                    serial_launch how, unsigned cluster, cudaStream_t stream, const More&... more) {
   static const cudaError_t attr =
       cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem));
   if (attr != cudaSuccess) return attr;
-  return launch_kernel<Kernel>(dim3(serial_grid(num_seqs, p.heads, vtiles)), static_cast<unsigned>(threads), smem,
-                               how == serial_launch::after_intra, stream, p, more...);
+  return launch_kernel_clustered<Kernel>(dim3(serial_grid(num_seqs, p.heads, vtiles)), static_cast<unsigned>(threads),
+                                         smem, how == serial_launch::after_intra, cluster, stream, p, more...);
+}
+
+template <auto Kernel, typename Params, typename... More>
+cudaError_t launch_serial(const Params& p, int num_seqs, int vtiles, int threads, std::size_t smem, serial_launch how,
+                          cudaStream_t stream, const More&... more) {
+  return launch_serial_clustered<Kernel>(p, num_seqs, vtiles, threads, smem, how, 1u, stream, more...);
 }
 
 } // namespace kda::dev
