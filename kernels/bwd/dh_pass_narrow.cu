@@ -219,7 +219,7 @@ __device__ __forceinline__ void aqk_t_do(frag_c (&dv)[2], const dh_stage& s, int
 // first.
 template <int NV>
 __device__ void chain_role(const bwd_dh_params& p, unsigned char* smem, const seq_info& sq, int head, int t, int vt,
-                           int warp, int lane) {
+                           int warp, int lane, const tl_stamp& stamp) {
   const int g = warp * 32 + lane, gid = lane >> 2, tig = lane & 3, n = sq.num_chunks;
   const int RB = warp, R0 = 16 * warp, S0 = 32 * warp; // dv_new rows [R0, +16); state rows [S0, +32)
   const do_copies copies(g, p.heads * v_dim, k_ld, 8, VT * vt);
@@ -261,6 +261,7 @@ __device__ void chain_role(const bwd_dh_params& p, unsigned char* smem, const se
     // dh visible to every chain warp; this iteration's wide tiles and the next one's small tiles too
     named_sync(bar_chain(t), k_chain);
     named_arrive(bar_dh_full(t, b), k_tile_group);
+    if (it == 0 && t == 0 && g == 0) stamp.mark(1); // timeline build: the first chunk's wide tiles are in
     // every chain warp of this V tile is past iteration it - 1: its small stage may be refilled
     // once the other V tiles' are too (the empty barrier counts one arrival a V tile; it held
     // chunk it - 1's do, Aqk and exp(gamma_C), read through its dh step). The wide stage each
@@ -327,7 +328,7 @@ __device__ void chain_role(const bwd_dh_params& p, unsigned char* smem, const se
 // reads the tiles.
 template <int NV>
 __device__ void output_role(const bwd_dh_params& p, const dh_out_maps& out, unsigned char* smem, const seq_info& sq,
-                            int head, int t, int vt, int lane) {
+                            int head, int t, int vt, int lane, const tl_stamp& stamp) {
   const int n = sq.num_chunks;
   for (int it = 0; it < n; ++it) {
     const int b = it & 1;
@@ -349,6 +350,7 @@ __device__ void output_role(const bwd_dh_params& p, const dh_out_maps& out, unsi
     if (const int first = publish_first(it, n - 1, k_publish_early); p.ready && first >= 0 && lane == 0) {
       publish_vtile_slots(p.ready, p.epoch, first, it,
                           [&](int j) { return seq_tile(sq, n - 1 - j, p.heads, head); }, vt);
+      if (it == 0 && t == 0) stamp.mark(2); // timeline build: the first chunk's flags published
     }
   }
   if (lane == 0) bulk_wait<0>(); // every store is written before the CTA ends
@@ -377,14 +379,15 @@ __global__ void __launch_bounds__(threads_for(NV), 1)
     fence_mbar_init();
   }
   cluster_sync(); // the barriers of every CTA of the cluster exist before any copy or arrival reaches them
+  if (threadIdx.x == 0) stamp.mark(0); // timeline build: past the cluster barrier
   // Chain warps first (V tile t: warps 4t..4t+3), so that each sub-partition (warp % 4) holds one
   // chain warp of every V tile; then the output warps, then the producer.
   if (warp < 4 * NV) {
     const int t = warp >> 2;
-    chain_role<NV>(p, smem, sq, cta.head, t, NV * cta.vt + t, warp & 3, lane);
+    chain_role<NV>(p, smem, sq, cta.head, t, NV * cta.vt + t, warp & 3, lane, stamp);
   } else if (warp < 5 * NV) {
     const int t = warp - 4 * NV;
-    output_role<NV>(p, out, smem, sq, cta.head, t, NV * cta.vt + t, lane);
+    output_role<NV>(p, out, smem, sq, cta.head, t, NV * cta.vt + t, lane, stamp);
   } else {
     producer_role<NV>(p, maps, smem, sq, cta.head, lane, static_cast<int>(cluster_rank()));
   }
