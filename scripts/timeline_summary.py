@@ -30,10 +30,17 @@ import sys
 from collections import defaultdict
 
 
-def read(path):
+def read_table(path):
+    """The file's first line (the plan's shape), its column names and its rows (dicts)."""
     with open(path) as f:
         header = f.readline().strip()
-        rows = list(csv.DictReader(f))
+        reader = csv.DictReader(f)
+        rows = list(reader)
+    return header, reader.fieldnames or [], rows
+
+
+def read(path):
+    header, _, rows = read_table(path)
     blocks = defaultdict(list)  # kernel -> [(block, sm, start, end)]
     for r in rows:
         blocks[r["kernel"]].append((int(r["block"]), int(r["sm"]), float(r["start_us"]), float(r["end_us"])))
@@ -43,15 +50,12 @@ def read(path):
 def read_marks(path):
     """{kernel: {block: (mark0, mark1, ...)}} of the blocks that stamped every mark column of the
     file (docs/timeline.md); empty for a file without marks."""
-    with open(path) as f:
-        f.readline()
-        reader = csv.DictReader(f)
-        cols = sorted((c for c in reader.fieldnames or [] if c.startswith("mark") and c.endswith("_us")),
-                      key=lambda c: int(c[4:-3]))
-        marks = defaultdict(dict)
-        for r in reader:
-            if cols and all(r[c] for c in cols):
-                marks[r["kernel"]][int(r["block"])] = tuple(float(r[c]) for c in cols)
+    _, fields, rows = read_table(path)
+    cols = sorted((c for c in fields if c.startswith("mark") and c.endswith("_us")), key=lambda c: int(c[4:-3]))
+    marks = defaultdict(dict)
+    for r in rows:
+        if cols and all(r[c] for c in cols):
+            marks[r["kernel"]][int(r["block"])] = tuple(float(r[c]) for c in cols)
     return marks
 
 
