@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Session 38, call A: bwd_dh's first-chunk marks (timeline build of main eb76800, carried as
+# .carry/xz/libkda-tl.so.xz) on R2's saved keys, fwd+bwd; on an H200 also the small part of the
+# matrix for the landed v56. Logs: $OUT.
+set -u
+. scripts/device-env.sh
+unpack_xz
+pack_logs call-a
+top=$out
+out=$top/tl; mkdir -p "$out"
+for key in R2:g:off:saved R2:raw:fused:saved; do TL=$bin/libkda-tl.so timeline $key fwd+bwd; done
+for f in "$out"/tl-*-0.csv; do
+  echo "== ${f#$top/}"
+  python3 scripts/timeline_summary.py "$f" | sed -n 2,9p
+  for k in dh grad; do python3 scripts/timeline_summary.py "$f" --waves $k | tail -n +3 | head -8; done
+done
+out=$top; pack_logs call-a
+if grep -q H200 "$out/card.txt"; then
+  SMALL_TIMEOUT=170 scripts/device-matrix.sh small; pack_logs call-a
+  LIB=$bin/libkda.so seed_check v56 2512071; pack_logs call-a
+fi
