@@ -116,6 +116,17 @@ timeline() {
   done
 }
 
+# tl_waves [KERNEL...]: for each timeline file in $out (tl-*-0.csv), its per-kernel summary and,
+# for each KERNEL, the first waves of its blocks with the marks' spans (timeline_summary.py --waves).
+tl_waves() {
+  local f k
+  for f in "$out"/tl-*-0.csv; do
+    echo "== $(basename "$f")"
+    python3 scripts/timeline_summary.py "$f" | sed -n 2,9p
+    for k in "$@"; do python3 scripts/timeline_summary.py "$f" --waves "$k" | tail -n +3 | head -8; done
+  done
+}
+
 # check_build NAME [VT...]: the checks of a kernel change before it is timed, for $LIB against
 # $HEAD: same_bits on every key of m2, R2 and ragged (the rows' own V tile, then ragged with each
 # V tile VT forced), and both GPU test binaries.

@@ -9,11 +9,7 @@ pack_logs call-a
 top=$out
 out=$top/tl; mkdir -p "$out"
 for key in R2:g:off:saved R2:raw:fused:saved; do TL=$bin/libkda-tl.so timeline $key fwd+bwd; done
-for f in "$out"/tl-*-0.csv; do
-  echo "== ${f#$top/}"
-  python3 scripts/timeline_summary.py "$f" | sed -n 2,9p
-  for k in dh grad; do python3 scripts/timeline_summary.py "$f" --waves $k | tail -n +3 | head -8; done
-done
+tl_waves dh grad
 out=$top; pack_logs call-a
 if grep -q H200 "$out/card.txt"; then
   SMALL_TIMEOUT=170 scripts/device-matrix.sh small; pack_logs call-a
