@@ -25,6 +25,7 @@ time: only less held time shortens it, whatever the order (session 36: R2's forw
 """
 import argparse
 import csv
+import itertools
 import statistics
 import sys
 from collections import defaultdict
@@ -48,14 +49,20 @@ def read(path):
 
 
 def read_marks(path):
-    """{kernel: {block: (mark0, mark1, ...)}} of the blocks that stamped every mark column of the
-    file (docs/timeline.md); empty for a file without marks."""
+    """{kernel: {block: (mark0, mark1, ...)}}: per kernel, the blocks that stamped as many marks
+    as any of its blocks did (kernels stamp marks 0 .. n - 1 of their own n, docs/timeline.md; a
+    block missing one is left out); empty for a file without marks."""
     _, fields, rows = read_table(path)
     cols = sorted((c for c in fields if c.startswith("mark") and c.endswith("_us")), key=lambda c: int(c[4:-3]))
-    marks = defaultdict(dict)
+    stamped = defaultdict(dict)
     for r in rows:
-        if cols and all(r[c] for c in cols):
-            marks[r["kernel"]][int(r["block"])] = tuple(float(r[c]) for c in cols)
+        leading = list(itertools.takewhile(bool, (r[c] for c in cols)))
+        if leading:
+            stamped[r["kernel"]][int(r["block"])] = tuple(float(v) for v in leading)
+    marks = defaultdict(dict)
+    for kernel, blocks in stamped.items():
+        n = max(len(m) for m in blocks.values())
+        marks[kernel] = {b: m for b, m in blocks.items() if len(m) == n}
     return marks
 
 

@@ -585,9 +585,11 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1)
       }
     }
   }
+  if (tid == 0) stamp.mark(2); // timeline build: thread 0 is through stages 3a - 3c
   cp_async_wait<0>();
   mbar_wait(bar_lo, 0);
   __syncthreads(); // v and dv_new's lo half are in
+  if (tid == 0) stamp.mark(3); // timeline build: v and dv_new's lo half are in
 
   // ---- stage 3d: dTm = dv_new v^T + dw kgp^T [64][64] ----
   // (v39: kgp comes from stage 3c, each element formed once. Formed here, every warp formed its
@@ -895,7 +897,7 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1)
     }
   }
   __syncthreads(); // dgamma complete; stage 4 is done with dAqk and Z: region B is free
-  if (tid == 0) stamp.mark(2); // timeline build: stages 3 - 4 done, stage 5's outputs next
+  if (tid == 0) stamp.mark(4); // timeline build: stages 3 - 4 done, stage 5's outputs next
   if (tid < L) p.dbeta[row_of(tid)] = __float2bfloat16_rn(s_dbwy[tid] + group_sum<k_col_groups>(s_dbkk, tid));
   // dq = scale dqs (then the L2-norm backward r (dx' - x' (x' . dx'))), dk likewise, as bf16
   // tiles in smem (regions E and dAkk are dead), written out as whole 16-byte row pieces after

@@ -71,7 +71,7 @@ class TimelineSummaryTest(unittest.TestCase):
 
     def test_marks_split_each_waves_time(self):
         # the file format with marks: grad blocks 0-2 mark at 1, 3, 8 (block 2 lacks mark 2: left
-        # out); blocks 3-5 at start + 0.5, + 2, + 3; dh stamps none
+        # out, as grad's other blocks stamp 3); blocks 3-5 at start + 0.5, + 2, + 3; dh stamps none
         rows = ["kernel,block,sm,start_us,end_us,mark0_us,mark1_us,mark2_us", "dh,0,3,0.000,30.000,,,"]
         rows += ["grad,0,0,0.000,10.000,1.000,3.000,8.000", "grad,1,1,0.000,10.000,1.000,3.000,8.000",
                  "grad,2,2,0.000,10.000,1.000,3.000,"]
@@ -88,6 +88,13 @@ class TimelineSummaryTest(unittest.TestCase):
         text = self.run_main("--waves", "grad")
         self.assertIn("start-m0     m0-m1     m1-m2    m2-end", text)
         self.assertRegex(text, r"\n +0-2 +0\.0 +0\.0 +10\.0 +10\.0 +10\.0 +1\.0 +2\.0 +5\.0 +2\.0\n")
+        # a kernel stamping fewer marks than the file has columns (dh: 2 of 3) keeps its own
+        rows[1] = "dh,0,3,0.000,30.000,2.000,4.000,"
+        self.csv.write_text(HEADER + "\n" + "\n".join(rows) + "\n")
+        marks = timeline_summary.read_marks(self.csv)
+        self.assertEqual(marks["dh"], {0: (2.0, 4.0)})
+        self.assertEqual(sorted(marks["grad"]), [0, 1, 3, 4, 5])
+        self.assertIn("start-m0     m0-m1    m1-end", self.run_main("--waves", "dh"))
         self.csv.write_text(timeline_text())  # the format before marks: none read, none printed
         self.assertEqual(timeline_summary.read_marks(self.csv), {})
         self.assertNotIn("start-m0", self.run_main("--waves", "grad"))
