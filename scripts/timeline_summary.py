@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Summarise a per-block timeline written by a KDA_TIMELINE build (docs/timeline.md).
 
-    scripts/timeline_summary.py FILE.csv [--bin US] [--waves KERNEL [--wave-size N]] [--occupancy]
+    scripts/timeline_summary.py FILE.csv [--bin US] [--waves KERNEL [--wave-size N] [--wave W]] [--occupancy]
 
 For each kernel row: its blocks, when the first started and the last ended, the blocks' median
 time; then, per time bin, how many SMs held a block of each kernel (a block counts in every bin
@@ -12,8 +12,11 @@ blocks that started before the first of them ended, i.e. the first wave's width)
 wave's start and end spread and its median block time. Blocks of one wave that start and end
 within a microsecond of each other run in lockstep (session 35: bwd_grad's first waves). Where
 the kernel stamps marks inside its blocks (columns mark0_us, ...; bwd_grad: its dh flags
-acquired, its inputs in, stages 3 - 4 done), each wave also gets the median time from start to
-the first mark, between marks and from the last mark to the end: where the wave's time goes.
+acquired, its inputs in, stages 3a - 3c done, v and dv_new's lo half in, stages 3 - 4 done),
+each wave also gets the median time from start to the first mark, between marks and from the
+last mark to the end: where the wave's time goes. With --wave W it prints instead wave W's
+blocks one per line, each with its own spans (session 38: which blocks of bwd_grad's first wave
+wait and which catch up).
 
 --occupancy instead splits the file into phases (spans in which some block runs; a gap of a
 microsecond or more between them, e.g. the host between kda_fwd and kda_bwd) and prints, per
@@ -93,6 +96,38 @@ def wave_rows(blocks, kernel, size=None, marks=None):
         segments = mark_segments(w, marks) if marks else None
         rows.append(row + segments if segments else row)
     return size, rows
+
+
+def block_rows(blocks, kernel, size, wave, marks=None):
+    """The blocks of wave `wave` (0-based, waves as wave_rows forms them), one row each in block
+    order: (block, sm, start, end, spans...), the spans being start -> mark 0, between marks and
+    last mark -> end for a block in `marks` (read_marks), none for the others. Where one block's
+    time goes, e.g. which of a wave's blocks wait and which catch up (session 38)."""
+    size, rows = wave_rows(blocks, kernel, size)
+    if not 0 <= wave < len(rows):
+        raise ValueError(f"{kernel} has waves 0 - {len(rows) - 1} of {size} blocks")
+    lo = wave * size
+    out = []
+    for b, sm, start, end in sorted(blocks[kernel])[lo:lo + size]:
+        t = (start,) + (marks or {}).get(b, ()) + (end,)
+        out.append((b, sm, start, end) + (tuple(t[i + 1] - t[i] for i in range(len(t) - 1)) if len(t) > 2 else ()))
+    return out
+
+
+def print_blocks(blocks, kernel, size, wave, marks=None):
+    rows = block_rows(blocks, kernel, size, wave, marks)
+    n_marks = max(len(r) for r in rows) - 5
+    head = f"{'block':>6} {'sm':>4} {'start':>9} {'end':>9}"
+    if n_marks > 0:
+        names = ["start"] + [f"m{i}" for i in range(n_marks)] + ["end"]
+        head += "  " + " ".join(f"{names[i] + '-' + names[i + 1]:>9}" for i in range(n_marks + 1))
+    print(f"{kernel}: wave {wave}, one line a block (us)")
+    print(head)
+    for r in rows:
+        line = f"{r[0]:6d} {r[1]:4d} {r[2]:9.1f} {r[3]:9.1f}"
+        if len(r) > 4:
+            line += "  " + " ".join(f"{x:9.1f}" for x in r[4:])
+        print(line)
 
 
 def print_waves(blocks, kernel, size, marks=None):
@@ -178,12 +213,16 @@ def main():
     ap.add_argument("--bin", type=float, default=10.0, help="width of a time bin in us (default 10)")
     ap.add_argument("--waves", metavar="KERNEL", help="per-wave view of one kernel's blocks instead of the bins")
     ap.add_argument("--wave-size", type=int, help="blocks a wave (default: the first wave's width)")
+    ap.add_argument("--wave", type=int, metavar="N",
+                    help="with --waves: wave N's blocks one per line, with their spans between marks")
     ap.add_argument("--occupancy", action="store_true", help="SM time held per kernel and phase instead of the bins")
     a = ap.parse_args()
     if a.bin <= 0:
         sys.exit("timeline_summary: --bin must be positive")
     if a.wave_size is not None and a.wave_size <= 0:
         sys.exit("timeline_summary: --wave-size must be positive")
+    if a.wave is not None and a.waves is None:
+        sys.exit("timeline_summary: --wave N needs --waves KERNEL")
     header, blocks = read(a.csv)
     if not blocks:
         sys.exit(f"timeline_summary: no blocks recorded in {a.csv}")
@@ -191,6 +230,12 @@ def main():
     if a.waves is not None:
         if a.waves not in blocks:
             sys.exit(f"timeline_summary: no kernel '{a.waves}' in {a.csv} (it has {', '.join(sorted(blocks))})")
+        if a.wave is not None:
+            try:
+                print_blocks(blocks, a.waves, a.wave_size, a.wave, read_marks(a.csv).get(a.waves))
+            except ValueError as e:
+                sys.exit(f"timeline_summary: --wave {a.wave}: {e}")
+            return
         print_waves(blocks, a.waves, a.wave_size, read_marks(a.csv).get(a.waves))
         return
     if a.occupancy:

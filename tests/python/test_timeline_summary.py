@@ -130,8 +130,27 @@ class TimelineSummaryTest(unittest.TestCase):
         self.assertIn(("out", 1, 5.0, 5.0), timeline_summary.occupancy_rows(blocks, 0.0, 30.0))
         self.assertIn("0.12 ms of SM time, 0.07 ms held", self.run_main("--occupancy"))
 
+    def test_one_waves_blocks_with_their_own_spans(self):
+        # wave 1 (blocks 3-5, start 10 + 0.5 i, end 14 + 1.5 i) with marks at start + 0.5, + 2, + 3
+        rows = ["kernel,block,sm,start_us,end_us,mark0_us,mark1_us", "dh,0,3,0.000,30.000,,"]
+        rows += [f"grad,{b},{b},0.000,10.000,," for b in range(3)]
+        rows += [f"grad,{3 + i},{i},{10 + 0.5 * i:.3f},{14 + 1.5 * i:.3f},{10.5 + 0.5 * i:.3f},{12 + 0.5 * i:.3f}"
+                 for i in range(3)]
+        self.csv.write_text(HEADER + "\n" + "\n".join(rows) + "\n")
+        _, blocks = timeline_summary.read(self.csv)
+        marks = timeline_summary.read_marks(self.csv)["grad"]
+        got = timeline_summary.block_rows(blocks, "grad", None, 1, marks)
+        self.assertEqual([r[:4] for r in got], [(3, 0, 10.0, 14.0), (4, 1, 10.5, 15.5), (5, 2, 11.0, 17.0)])
+        self.assertEqual([r[4:] for r in got], [(0.5, 1.5, 2.0), (0.5, 1.5, 3.0), (0.5, 1.5, 4.0)])
+        self.assertEqual(timeline_summary.block_rows(blocks, "grad", None, 0, marks)[0], (0, 0, 0.0, 10.0))
+        text = self.run_main("--waves", "grad", "--wave", "1")
+        self.assertIn("start-m0     m0-m1    m1-end", text)
+        self.assertRegex(text, r"\n +5 +2 +11\.0 +17\.0 +0\.5 +1\.5 +4\.0\n")
+
     def test_unknown_kernel_and_bad_sizes_are_refused(self):
         for args, message in [(("--waves", "nope"), "no kernel 'nope'"),
+                              (("--waves", "grad", "--wave", "2"), "grad has waves 0 - 1 of 3 blocks"),
+                              (("--wave", "0",), "--wave N needs --waves KERNEL"),
                               (("--waves", "grad", "--wave-size", "0"), "--wave-size must be positive"),
                               (("--bin", "0"), "--bin must be positive")]:
             with self.subTest(args=args), self.assertRaises(SystemExit) as cm:
