@@ -116,6 +116,15 @@ timeline() {
   done
 }
 
+# call_begin NAME: a call script's first steps: the xz-packed libraries unpacked into $bin, the
+# card's line and a first log archive in $out (pack_logs NAME), and $top set to $out, under which
+# the script's steps may point $out at folders of their own.
+call_begin() {
+  unpack_xz
+  pack_logs "$1"
+  top=$out
+}
+
 # tl_waves [KERNEL...]: for each timeline file in $out (tl-*-0.csv), its per-kernel summary and,
 # for each KERNEL, the first waves of its blocks with the marks' spans (timeline_summary.py --waves).
 tl_waves() {
@@ -143,6 +152,7 @@ check_build() {
 unpack_xz() {
   local f
   for f in .carry/xz/*.xz; do
+    [ -e "$f" ] || continue # none carried
     python3 -c "import lzma, sys; sys.stdout.buffer.write(lzma.open(sys.argv[1]).read())" "$f" > "$bin/$(basename "$f" .xz)"
   done
 }

@@ -6,9 +6,7 @@
 # On an H200 also the small part of the matrix for the landed v56. Logs: $OUT.
 set -u
 . scripts/device-env.sh
-unpack_xz
-pack_logs call-c
-top=$out
+call_begin call-c
 for l2 in warm cold; do
   out=$top/tl5-$l2; mkdir -p "$out"
   flag=; [ $l2 = cold ] && flag=--cold-l2
