@@ -78,6 +78,15 @@ def mark_segments(wave, marks):
     return tuple(statistics.median(t[i + 1] - t[i] for t in spans) for i in range(len(spans[0]) - 1))
 
 
+def wave_size(blocks, kernel, size=None):
+    """`size` if given, else the first wave's width: KERNEL's blocks that started before the first
+    of them ended."""
+    if size is not None:
+        return size
+    first_end = min(x[3] for x in blocks[kernel])
+    return sum(1 for x in blocks[kernel] if x[2] < first_end)
+
+
 def wave_rows(blocks, kernel, size=None, marks=None):
     """KERNEL's blocks in block order, in waves of `size` (default: the number of blocks that
     started before the first of them ended). Returns (size, rows), a row per wave:
@@ -85,9 +94,7 @@ def wave_rows(blocks, kernel, size=None, marks=None):
     where `marks` ({block: marks}, read_marks) covers some of the wave's blocks, their
     mark_segments after it."""
     b = sorted(blocks[kernel])
-    if size is None:
-        first_end = min(x[3] for x in b)
-        size = sum(1 for x in b if x[2] < first_end)
+    size = wave_size(blocks, kernel, size)
     rows = []
     for lo in range(0, len(b), size):
         w = b[lo:lo + size]
@@ -103,9 +110,10 @@ def block_rows(blocks, kernel, size, wave, marks=None):
     order: (block, sm, start, end, spans...), the spans being start -> mark 0, between marks and
     last mark -> end for a block in `marks` (read_marks), none for the others. Where one block's
     time goes, e.g. which of a wave's blocks wait and which catch up (session 38)."""
-    size, rows = wave_rows(blocks, kernel, size)
-    if not 0 <= wave < len(rows):
-        raise ValueError(f"{kernel} has waves 0 - {len(rows) - 1} of {size} blocks")
+    size = wave_size(blocks, kernel, size)
+    waves = -(-len(blocks[kernel]) // size)
+    if not 0 <= wave < waves:
+        raise ValueError(f"{kernel} has waves 0 - {waves - 1} of {size} blocks")
     lo = wave * size
     out = []
     for b, sm, start, end in sorted(blocks[kernel])[lo:lo + size]:

@@ -6,9 +6,7 @@
 # of the matrix for the landed v56 (.carry/bin/libkda.so). Logs: $OUT.
 set -u
 . scripts/device-env.sh
-unpack_xz
-pack_logs call-b
-top=$out
+call_begin call-b
 out=$top/tl5; mkdir -p "$out"
 for key in R2:g:off:saved R2:raw:fused:saved; do TL=$bin/libkda-tl5.so timeline $key fwd+bwd bwd; done
 TL=$bin/libkda-tl5.so timeline R2:g:fused:saved fwd+bwd
