@@ -6,12 +6,14 @@ out=${OUT:-/tmp/out}
 bin=.carry/bin
 mkdir -p "$out"
 
-# pack_logs CALL: everything under $out so far into $out/CALL-logs.tgz, after each step of a device
+# pack_logs CALL: everything under $out so far into $out/0-CALL-logs.tgz, after each step of a device
 # call, so that a call cut by its time limit still returns what ran; the first time also the card
-# (nvidia-smi's line, printed and kept in $out/card.txt).
+# (nvidia-smi's line, printed and kept in $out/card.txt). The leading 0 sorts the archive first:
+# only 8 files come back from $OUT, the first 8 by name (session 39's call C lost its archive
+# behind eight others).
 pack_logs() {
   [ -f "$out/card.txt" ] || nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader | tee "$out/card.txt"
-  tar -C "$out" -czf "/tmp/$1-logs.tgz" --exclude='*.tgz' . && cp "/tmp/$1-logs.tgz" "$out/$1-logs.tgz"
+  tar -C "$out" -czf "/tmp/$1-logs.tgz" --exclude='*.tgz' . && cp "/tmp/$1-logs.tgz" "$out/0-$1-logs.tgz"
 }
 
 # gpu_tests [NAME [LIBRARY]]: both GPU test binaries (against LIBRARY, default the carried
