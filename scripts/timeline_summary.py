@@ -11,8 +11,8 @@ it overlaps). That is where the overlapped stages of one call sit against each o
 blocks that started before the first of them ended, i.e. the first wave's width) and prints each
 wave's start and end spread and its median block time. Blocks of one wave that start and end
 within a microsecond of each other run in lockstep (session 35: bwd_grad's first waves). Where
-the kernel stamps marks inside its blocks (columns mark0_us, ...; bwd_grad: its dh flags
-acquired, its inputs in, stages 3a - 3c done, v and dv_new's lo half in, stages 3 - 4 done),
+the kernel stamps marks inside its blocks (columns mark0_us, ...; bwd_grad: its loads issued,
+its dh flags acquired, its inputs in, stages 3a - 3c done, v and dv_new's lo half in, stages 3 - 4 done),
 each wave also gets the median time from start to the first mark, between marks and from the
 last mark to the end: where the wave's time goes. With --wave W it prints instead wave W's
 blocks one per line, each with its own spans (session 38: which blocks of bwd_grad's first wave

@@ -343,13 +343,14 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1)
   }
   cp_async_commit();
   if (warp == 0) {
+    if (lane == 0) stamp.mark(0); // timeline build: warp 0's loads are issued, its flag wait next
     if (p.dh_ready) {
       await_vtile_slots(p.dh_ready, tile, p.dh_epoch, lane);
       __syncwarp();               // lane 0's copies after every lane's acquire
       fence_proxy_async_global(); // and, as copy-engine reads, after what the acquire made visible
     }
     if (lane == 0) {
-      stamp.mark(0); // timeline build: bwd_dh's flags for this tile acquired (or none awaited)
+      stamp.mark(1); // timeline build: bwd_dh's flags for this tile acquired (or none awaited)
       mbar_expect_bytes(bar_dh, k_kv_bytes + k_ck_bytes);
       for (int cb = 0; cb < 2; ++cb) {
         copy_box(smem + S::B + cb * (k_kv_bytes / 2), maps.dh, 64 * cb, 128 * tile, bar_dh);
@@ -414,7 +415,7 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1)
   mbar_wait(bar_h, 0);
   mbar_wait(bar_dh, 0);
   __syncthreads();
-  if (tid == 0) stamp.mark(1); // timeline build: every input in shared memory, the gate scanned
+  if (tid == 0) stamp.mark(2); // timeline build: every input in shared memory, the gate scanned
 
   frag_c dqs[k_nt] = {}, dkp[k_nt] = {}, dgm[k_nt] = {}; // d/dqs, d/dk', d/dgamma of the owned elements
 
@@ -585,11 +586,11 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1)
       }
     }
   }
-  if (tid == 0) stamp.mark(2); // timeline build: thread 0 is through stages 3a - 3c
+  if (tid == 0) stamp.mark(3); // timeline build: thread 0 is through stages 3a - 3c
   cp_async_wait<0>();
   mbar_wait(bar_lo, 0);
   __syncthreads(); // v and dv_new's lo half are in
-  if (tid == 0) stamp.mark(3); // timeline build: v and dv_new's lo half are in
+  if (tid == 0) stamp.mark(4); // timeline build: v and dv_new's lo half are in
 
   // ---- stage 3d: dTm = dv_new v^T + dw kgp^T [64][64] ----
   // (v39: kgp comes from stage 3c, each element formed once. Formed here, every warp formed its
@@ -897,7 +898,7 @@ __global__ void __launch_bounds__(grad_threads(RAW), 1)
     }
   }
   __syncthreads(); // dgamma complete; stage 4 is done with dAqk and Z: region B is free
-  if (tid == 0) stamp.mark(4); // timeline build: stages 3 - 4 done, stage 5's outputs next
+  if (tid == 0) stamp.mark(5); // timeline build: stages 3 - 4 done, stage 5's outputs next
   if (tid < L) p.dbeta[row_of(tid)] = __float2bfloat16_rn(s_dbwy[tid] + group_sum<k_col_groups>(s_dbkk, tid));
   // dq = scale dqs (then the L2-norm backward r (dx' - x' (x' . dx'))), dk likewise, as bf16
   // tiles in smem (regions E and dAkk are dead), written out as whole 16-byte row pieces after

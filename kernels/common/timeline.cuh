@@ -22,7 +22,7 @@ enum tl_kernel : int { tl_intra, tl_state, tl_output, tl_dh, tl_grad, tl_reduce,
 constexpr int k_tl_blocks = 16384; // blocks a row holds (1doc's 256 chunks x 64 heads); more are not recorded
 // Points inside a block that a kernel may stamp (tl_stamp::mark): where its time goes between start
 // and end, e.g. bwd_grad's wait for bwd_dh's flags, its loads, its stages (kernels/bwd/grad.cu).
-constexpr int k_tl_marks = 5;
+constexpr int k_tl_marks = 6;
 
 struct tl_table {
   unsigned long long start[tl_count][k_tl_blocks]; // earliest warp start of the block, ns (all ones: none)
