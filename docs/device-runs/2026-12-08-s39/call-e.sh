@@ -4,7 +4,7 @@
 # while bwd_dh runs and 3.4 - 4.5 after it (perf-log "Session 39", "Learned"). main's timeline
 # build with six marks (new mark 0: warp 0's loads issued, its flag wait next): the span start ->
 # mark 0 is the loads' issue, mark 0 -> mark 1 the flag wait. R2 saved, g:off and raw:fused,
-# fwd+bwd and bwd. Carried: xz libkda-tl6.so (main f8afd37 or later with the mark). Logs: $OUT.
+# fwd+bwd and bwd. Carried: xz libkda-tl6.so (main 754871a, built on the development machine). Logs: $OUT.
 set -u
 . scripts/device-env.sh
 call_begin call-e
