@@ -55,10 +55,11 @@ __device__ __forceinline__ void mbar_arrive_cluster(std::uint64_t* bar, unsigned
 // in `ctas` (a bit per cluster rank), counting k_box_bytes on each one's barrier at `bar`'s offset.
 __device__ __forceinline__ void copy_tile_box_multicast(void* dst, const CUtensorMap& map, int cb, std::size_t tile,
                                                         std::uint64_t* bar, std::uint16_t ctas) {
+  const tile_box b = tile_box_of(dst, cb, tile);
   asm volatile(
       "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster"
-      " [%0], [%1, {%2, %3}], [%4], %5;\n" ::"r"(smem_addr(dst) + box_offset(cb)),
-      "l"(reinterpret_cast<std::uint64_t>(&map)), "r"(64 * cb), "r"(static_cast<int>(tile * 64)), "r"(smem_addr(bar)),
+      " [%0], [%1, {%2, %3}], [%4], %5;\n" ::"r"(b.dst),
+      "l"(reinterpret_cast<std::uint64_t>(&map)), "r"(b.col0), "r"(static_cast<int>(b.row0)), "r"(smem_addr(bar)),
       "h"(ctas)
       : "memory");
 }

@@ -44,11 +44,23 @@ __device__ __forceinline__ void copy_box_at(std::uint32_t dst, const CUtensorMap
                : "memory");
 }
 
-// Box cb (columns [64 cb, +64)) of tile `tile` of a make_tile_map map into its place in the
-// swizzled shared tile at `dst`, counting k_box_bytes on `bar`.
+// Box cb (columns [64 cb, +64)) of tile `tile` of a make_tile_map map: its place in the swizzled
+// shared tile at `dst` (a shared-state-space address) and its column and row in the map. One
+// definition for the plain copy below and the multicast one (common/cluster.cuh).
+struct tile_box {
+  std::uint32_t dst;
+  int col0;
+  std::size_t row0;
+};
+__device__ __forceinline__ tile_box tile_box_of(void* dst, int cb, std::size_t tile) {
+  return {smem_addr(dst) + box_offset(cb), 64 * cb, tile * 64};
+}
+
+// Box cb of tile `tile` (tile_box_of) into its place at `dst`, counting k_box_bytes on `bar`.
 __device__ __forceinline__ void copy_tile_box(void* dst, const CUtensorMap& map, int cb, std::size_t tile,
                                               std::uint64_t* bar) {
-  copy_box_at(smem_addr(dst) + box_offset(cb), map, 64 * cb, tile * 64, bar);
+  const tile_box b = tile_box_of(dst, cb, tile);
+  copy_box_at(b.dst, map, b.col0, b.row0, bar);
 }
 
 // copy_box_at to a pointer: u's [64][VT] of a tile (row0 = 64 tile) and exp(gamma_C)'s [1][128]
