@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Session 39, call E (written, not run): beside bwd_dh, are bwd_grad's blocks waiting for its flags
-# or for their own loads? Its blocks take 6 - 9 us from their start to the flags (old mark 0)
-# while bwd_dh runs and 3.4 - 4.5 after it (perf-log "Session 39", "Learned"). main's timeline
-# build with six marks (new mark 0: warp 0's loads issued, its flag wait next): the span start ->
-# mark 0 is the loads' issue, mark 0 -> mark 1 the flag wait. R2 saved, g:off and raw:fused,
-# fwd+bwd and bwd. Carried: xz libkda-tl6.so (main 754871a, built on the development machine). Logs: $OUT.
+# Session 39, call E (written, not run): bwd_grad's blocks in waves 1 - 3 take 7.6 - 8.7 us from
+# their start to their dh flags acquired (old mark 0), 3.9 - 5.2 later, though their flags were
+# published long before (perf-log "Session 39", "Learned"): does the loads' issue stall, or the
+# acquire after it? main's timeline build with six marks (new mark 0: warp 0's loads issued, its
+# flag wait next): start -> mark 0 is the issue, mark 0 -> mark 1 the acquire. R2 saved, g:off
+# and raw:fused, fwd+bwd and bwd. Carried: xz libkda-tl6.so (main 754871a, built on the development machine). Logs: $OUT.
 set -u
 . scripts/device-env.sh
 call_begin call-e
