@@ -69,13 +69,19 @@ def read_marks(path):
     return marks
 
 
+def block_spans(start, marks, end):
+    """One block's durations start -> mark 0, mark i -> mark i + 1, ..., last mark -> end."""
+    t = (start,) + tuple(marks) + (end,)
+    return tuple(t[i + 1] - t[i] for i in range(len(t) - 1))
+
+
 def mark_segments(wave, marks):
-    """Median durations, over the blocks of `wave` ((block, sm, start, end) tuples) that have marks,
-    of start -> mark 0, mark i -> mark i + 1, ..., last mark -> end; None if none has marks."""
-    spans = [(x[2],) + marks[x[0]] + (x[3],) for x in wave if x[0] in marks]
+    """Median block_spans over the blocks of `wave` ((block, sm, start, end) tuples) that have
+    marks; None if none has marks."""
+    spans = [block_spans(x[2], marks[x[0]], x[3]) for x in wave if x[0] in marks]
     if not spans:
         return None
-    return tuple(statistics.median(t[i + 1] - t[i] for t in spans) for i in range(len(spans[0]) - 1))
+    return tuple(statistics.median(s[i] for s in spans) for i in range(len(spans[0])))
 
 
 def wave_size(blocks, kernel, size=None):
@@ -117,8 +123,8 @@ def block_rows(blocks, kernel, size, wave, marks=None):
     lo = wave * size
     out = []
     for b, sm, start, end in sorted(blocks[kernel])[lo:lo + size]:
-        t = (start,) + (marks or {}).get(b, ()) + (end,)
-        out.append((b, sm, start, end) + (tuple(t[i + 1] - t[i] for i in range(len(t) - 1)) if len(t) > 2 else ()))
+        m = (marks or {}).get(b)
+        out.append((b, sm, start, end) + (block_spans(start, m, end) if m else ()))
     return out
 
 
