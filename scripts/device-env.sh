@@ -69,13 +69,15 @@ same_bits() {
 
 # sanitize VTILE [TOOL...]: compute-sanitizer (default memcheck, racecheck, synccheck) on the m2
 # backward GPU tests (against $LIB if set, else the carried libkda.so) of the saved and the replay path (every kernel runs), the V tile forced;
+# $SANITIZE_CASES (a gtest filter) picks other cases, e.g. those of the forms a change moved;
 # $out/TOOL-vtVTILE.log; prints each tool's summary line.
 sanitize() {
   local vt=$1 tool
   shift
   for tool in ${@:-memcheck racecheck synccheck}; do
     KDA_LIBRARY=${LIB:-$bin/libkda.so} KDA_STATE_VTILE=$vt timeout 120 compute-sanitizer --tool $tool $bin/gpu_bwd_tests \
-      --gtest_filter="*m2_all_heads/g_off_saved_normal:*m2_all_heads/raw_fused_replay_fast" > "$out/$tool-vt$vt.log" 2>&1
+      --gtest_filter="${SANITIZE_CASES:-*m2_all_heads/g_off_saved_normal:*m2_all_heads/raw_fused_replay_fast}" \
+      > "$out/$tool-vt$vt.log" 2>&1
     echo "$tool vt$vt (m2 bwd, saved and replay) exit $?: $(tail -1 "$out/$tool-vt$vt.log")"
   done
 }
