@@ -22,10 +22,14 @@ rows='R2:*:*:*,m2:*:*:*'
 AB_SHOW='\| (bwd|fwd\+bwd) \||bwd_grad' ab v59c-main "$LIB" "$HEAD" 150 "$rows" bwd,fwd+bwd --samples 25; pack_logs call-a
 AB_SHOW='\| (bwd|fwd\+bwd) \||bwd_grad' ab main-v59c "$HEAD" "$LIB" 150 "$rows" bwd,fwd+bwd --samples 25; pack_logs call-a
 AB_SHOW='\| bwd \||bwd_grad' ab big-v59c-main "$LIB" "$HEAD" 150 '4doc:g:*:saved,1doc:g:fused:saved' bwd --samples 5; pack_logs call-a
-# Why the fused g form on 8 warps lags: Nsight Compute on bwd_grad of R2's saved g keys, main's two
-# g forms and v59c's fused one. The reading to look for: the share of "no instruction" stalls
-# (instruction fetch) in main's g:fused against its g:off and against v59c's g:fused. Read the
-# phases with scripts/ncu_phases.py (the .so of each, its ncu-*-sass.csv.gz, kernels/bwd/grad.cu).
+# Why the fused g form on 8 warps lags: Nsight Compute on bwd_grad of R2's saved g keys, main's
+# two g forms and v59c's fused one (about 30 s each; the archive keeps the per-instruction
+# pages). The reading to look for: the share of "no instruction" stalls (instruction fetch) in
+# main's g:fused against its g:off and against v59c's g:fused. Read the phases with
+# scripts/ncu_phases.py (the .so of each, its ncu-*-sass.csv.gz, kernels/bwd/grad.cu).
 LIB=$HEAD ncu_kernel grad-goff-main bwd_grad R2:g:off:saved bwd; pack_logs call-a
 LIB=$HEAD ncu_kernel grad-gfused-main bwd_grad R2:g:fused:saved bwd; pack_logs call-a
 ncu_kernel grad-gfused-v59c bwd_grad R2:g:fused:saved bwd; pack_logs call-a
+# And main's raw:fused, for the phase table of the raw form's stage 5 (perf-log "Session 40": in
+# the timeline it takes 5.5 us of a 38 us tile against g:off's 1.9).
+LIB=$HEAD ncu_kernel grad-rawfused-main bwd_grad R2:raw:fused:saved bwd; pack_logs call-a
