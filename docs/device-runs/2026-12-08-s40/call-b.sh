@@ -16,3 +16,6 @@ ncu_kernel grad-gfused-v59c bwd_grad R2:g:fused:saved bwd; pack_logs call-b
 # And main's raw:fused, for the phase table of the raw form's stage 5 (perf-log "Session 40": in
 # the timeline it takes 5.5 us of a 38 us tile against g:off's 1.9).
 LIB=$HEAD ncu_kernel grad-rawfused-main bwd_grad R2:raw:fused:saved bwd; pack_logs call-b
+# On an H200 (none has run v48 - v56): the small part of the matrix of main, the H200's first
+# figures since v47 (about 110 - 200 s).
+if grep -q H200 "$out/card.txt"; then SMALL_TIMEOUT=200 scripts/device-matrix.sh small; pack_logs call-b; fi
