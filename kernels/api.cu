@@ -620,6 +620,7 @@ kda_status kda_run_stage(const kda_plan* plan, const char* op, int stage, const 
                          void* stream) {
   if (!args) return fail(KDA_ERR_INVALID_ARGUMENT, "null arguments");
   const auto st = static_cast<cudaStream_t>(stream);
+  kda::dev::tl_touch_all(); // a stage alone writes the timeline's rows outside kda_fwd / kda_bwd
   if (op && std::strcmp(op, "fwd") == 0 && stage >= 0 && stage < k_num_fwd_stages) {
     if (kda_status s = check_fwd_args(plan, &args->fwd, stage >= 1); s != KDA_OK) return s;
     return run_fwd_stage(plan, &args->fwd, stage, true, st);

@@ -29,6 +29,12 @@ void clear_all(tl_table* t) {
   for (int row = 0; row < tl_count; ++row) clear_row(t, row, nullptr);
 }
 
+// Rows that may hold blocks since they were last cleared (tl_rows_for_call).
+unsigned& dirty_rows() {
+  static unsigned d = 0;
+  return d;
+}
+
 // The table, allocated at the first kda_fwd / kda_bwd where KDA_TIMELINE_OUT is set; null otherwise.
 tl_table* table() {
   static tl_table* t = [] {
@@ -50,11 +56,22 @@ void tl_reset([[maybe_unused]] cudaStream_t stream, [[maybe_unused]] bool fwd, [
 #if KDA_TIMELINE
   tl_table* const t = table();
   if (!t) return;
-  // a forward starts a new timeline; a backward replaces the rows it launches
-  for (int row = 0; row < tl_count; ++row) {
-    const bool bwd_row = row == tl_dh || row == tl_grad || row == tl_reduce;
-    if (fwd || bwd_row || (replay_bwd && row != tl_output)) clear_row(t, row, stream);
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  if (cudaStreamIsCapturing(stream, &capture) != cudaSuccess) {
+    (void)cudaGetLastError(); // not the caller's error: clear it, and clear every row to be safe
+    capture = cudaStreamCaptureStatusActive;
   }
+  const tl_rows rows = tl_rows_for_call(dirty_rows(), fwd, replay_bwd, capture != cudaStreamCaptureStatusNone);
+  for (int row = 0; row < tl_count; ++row) {
+    if (rows.clear & (1u << row)) clear_row(t, row, stream);
+  }
+  dirty_rows() = rows.dirty;
+#endif
+}
+
+void tl_touch_all() {
+#if KDA_TIMELINE
+  dirty_rows() = k_tl_all_rows;
 #endif
 }
 

@@ -5,5 +5,6 @@ kda_add_test(kernel_layout_tests
           ${CMAKE_CURRENT_SOURCE_DIR}/kernels/serial_copies_test.cpp
           ${CMAKE_CURRENT_SOURCE_DIR}/kernels/box_layout_test.cpp
           ${CMAKE_CURRENT_SOURCE_DIR}/kernels/o_split_test.cpp
+          ${CMAKE_CURRENT_SOURCE_DIR}/kernels/timeline_rows_test.cpp
   LIBS CUDA::toolkit)
 target_include_directories(kernel_layout_tests PRIVATE ${PROJECT_SOURCE_DIR}/kernels ${PROJECT_SOURCE_DIR}/kernels/include)

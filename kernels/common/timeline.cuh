@@ -9,16 +9,16 @@
 
 #include <cuda_runtime.h>
 
+#include "common/timeline_rows.hpp"
+
 #ifndef KDA_TIMELINE
 #define KDA_TIMELINE 0
 #endif
 
 namespace kda::dev {
 
-// The rows of the table, one per kernel. kda_fwd clears every row, kda_bwd the backward's (on the
-// replay path also intra and state, whose kernels it launches again): the table holds the last
-// forward and the backward after it (`kda-bench --ops fwd+bwd`), or the last forward alone.
-enum tl_kernel : int { tl_intra, tl_state, tl_output, tl_dh, tl_grad, tl_reduce, tl_count };
+// The rows of the table, one per kernel (tl_kernel), and which rows each call clears:
+// common/timeline_rows.hpp.
 constexpr int k_tl_blocks = 16384; // blocks a row holds (1doc's 256 chunks x 64 heads); more are not recorded
 // Points inside a block that a kernel may stamp (tl_stamp::mark): where its time goes between start
 // and end, e.g. bwd_grad's wait for bwd_dh's flags, its loads, its stages (kernels/bwd/grad.cu).
@@ -32,9 +32,12 @@ struct tl_table {
 };
 
 // Host side (kernels/timeline.cu), no-ops unless built with KDA_TIMELINE and KDA_TIMELINE_OUT is
-// set: the table is allocated at the first kda_fwd / kda_bwd, which each clear the rows of the
-// kernels they launch (on the stream, before them); kda_plan_destroy writes the table.
+// set: the table is allocated at the first kda_fwd / kda_bwd, which each clear the rows that
+// tl_rows_for_call names (on the stream, before their launches); kda_plan_destroy writes the
+// table. tl_touch_all: a launch outside kda_fwd / kda_bwd (kda_run_stage) may have written any
+// row, so the next call clears all that it replaces.
 void tl_reset(cudaStream_t stream, bool fwd, bool replay_bwd);
+void tl_touch_all();
 // `what`: the plan's shape, the file's first line.
 void tl_write(const char* what);
 // Each translation unit that stamps hands its copy of the table pointer to the host side.
