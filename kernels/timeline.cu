@@ -63,7 +63,7 @@ void tl_reset([[maybe_unused]] cudaStream_t stream, [[maybe_unused]] bool fwd, [
   }
   const tl_rows rows = tl_rows_for_call(dirty_rows(), fwd, replay_bwd, capture != cudaStreamCaptureStatusNone);
   for (int row = 0; row < tl_count; ++row) {
-    if (rows.clear & (1u << row)) clear_row(t, row, stream);
+    if (rows.clear & tl_bit(static_cast<tl_kernel>(row))) clear_row(t, row, stream);
   }
   dirty_rows() = rows.dirty;
 #endif

@@ -21,7 +21,7 @@ struct tl_rows {
 // A backward replaces the rows it launches: dh, grad and reduce, on the replay path also intra
 // and state. So the table holds the last forward and the backward after it (`--ops fwd+bwd`), or
 // the last forward alone. A row is cleared only where something may have written it since its
-// last clear (`dirty`): clearing is 3 copies a row on the stream, and in a fwd+bwd call the
+// last clear (`dirty`): clearing is 3 memsets a row on the stream, and in a fwd+bwd call the
 // backward's 9, between the forward's end and the backward's start, put 17 - 32 us into the
 // timeline that the normal build does not have (docs/perf-log.md, session 40). A stream that is
 // being captured into a graph clears every row it would write, since each replay of the graph
