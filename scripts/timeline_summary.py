@@ -128,13 +128,20 @@ def block_rows(blocks, kernel, size, wave, marks=None):
     return out
 
 
+def span_header(n_marks):
+    """The column titles of the spans between a block's start, its n_marks marks and its end
+    ("start-m0", "m0-m1", ..., "mN-end"), with their leading gap; empty without marks."""
+    if n_marks <= 0:
+        return ""
+    names = ["start"] + [f"m{i}" for i in range(n_marks)] + ["end"]
+    return "  " + " ".join(f"{names[i] + '-' + names[i + 1]:>9}" for i in range(n_marks + 1))
+
+
 def print_blocks(blocks, kernel, size, wave, marks=None):
     rows = block_rows(blocks, kernel, size, wave, marks)
     n_marks = max(len(r) for r in rows) - 5
     head = f"{'block':>6} {'sm':>4} {'start':>9} {'end':>9}"
-    if n_marks > 0:
-        names = ["start"] + [f"m{i}" for i in range(n_marks)] + ["end"]
-        head += "  " + " ".join(f"{names[i] + '-' + names[i + 1]:>9}" for i in range(n_marks + 1))
+    head += span_header(n_marks)
     print(f"{kernel}: wave {wave}, one line a block (us)")
     print(head)
     for r in rows:
@@ -149,9 +156,7 @@ def print_waves(blocks, kernel, size, marks=None):
     print(f"{kernel}: {len(blocks[kernel])} blocks in waves of {size} (block order)")
     head = f"{'blocks':>11} {'start min':>9} {'start max':>9} {'end min':>9} {'end max':>9} {'median us':>9}"
     n_marks = max(len(r) for r in rows) - 8
-    if n_marks > 0:  # median us from start to mark 0, between marks, from the last mark to the end
-        names = ["start"] + [f"m{i}" for i in range(n_marks)] + ["end"]
-        head += "  " + " ".join(f"{names[i] + '-' + names[i + 1]:>9}" for i in range(n_marks + 1))
+    head += span_header(n_marks)  # median us from start to mark 0, between marks, last mark to end
     print(head)
     for r in rows:
         line = f"{r[0]:5d}-{r[1]:<5d} " + " ".join(f"{x:9.1f}" for x in r[2:7])
