@@ -16,6 +16,12 @@ set -u
 export HEAD=$bin/libkda.so LIB=$bin/libkda-v61.so
 call_begin call-c
 check_build v61; pack_logs call-c
+# rcp_rn4 against `1.f / y` on all 2^32 float bit patterns (tests/gpu/fast_rcp_test.cu, v61's branch;
+# carried as .carry/xz/gpu_helper_tests.xz), a second or two.
+chmod +x "$bin/gpu_helper_tests"
+timeout 60 "$bin/gpu_helper_tests" > "$out/gpu_helper_tests.log" 2>&1
+echo "gpu_helper_tests exit $?: $(grep -E '^\[  (PASSED|FAILED|SKIPPED) +\]' "$out/gpu_helper_tests.log" | tr '\n' ' ')"
+pack_logs call-c
 rows='R2:*:*:*'
 AB_SHOW='\| (bwd|fwd\+bwd) \||bwd_grad' ab v61-main "$LIB" "$HEAD" 120 "$rows" bwd --samples 25; pack_logs call-c
 AB_SHOW='\| (bwd|fwd\+bwd) \||bwd_grad' ab main-v61 "$HEAD" "$LIB" 120 "$rows" bwd --samples 25; pack_logs call-c
