@@ -2,7 +2,7 @@
 """Stall samples and executed instructions of one kernel, per phase of its source.
 
     python3 scripts/ncu_phases.py LIB.so KERNEL NCU_SASS.csv[.gz] FILE.cu FIRST_LINE \
-        'loads:196-313,3a:314-347,...'
+        'loads:196-313,3a:314-347,...' [--body-lines N]
 
 NCU_SASS.csv is Nsight Compute's per-instruction source page of one launch (`ncu -i REP --page
 source --csv --print-source sass`; scripts/device-env.sh's ncu_kernel writes it). It carries no
@@ -10,12 +10,16 @@ source lines, so the same build's cubin is disassembled here with line info (`nv
 the two are matched instruction by instruction. An instruction belongs to the phase of the last
 line of FILE.cu at or after FIRST_LINE (the kernel body) before it: code inlined from helpers and
 other files counts for the body line that called it. KERNEL is a substring of the mangled name,
-e.g. 'bwd_grad_kernelILb0ELb0E' for bwd_grad<false, false>.
+e.g. 'bwd_grad_kernelILb0ELb0E' for bwd_grad<false, false>. LIB may also be a .cubin: a profile
+committed from an older build can be read against that revision's source compiled alone (`nvcc
+-cubin -lineinfo` with the library's flags; the row counts must match).
 
 Needs cuobjdump and nvdisasm on PATH (not in this machine's CUDA 13.0; the pip wheels
 nvidia-cuda-cuobjdump and nvidia-cuda-nvdisasm carry them, under nvidia/cu13/bin). Prints, per
 phase, its share of the stall samples and of the executed instructions and its four largest
-stall reasons, then the reasons over the whole kernel and the source lines with most samples.
+stall reasons, then the reasons over the whole kernel and the source lines with most samples;
+with --body-lines N also the N body lines with most samples, each with its three largest reasons
+(the finest split: a phase of one line).
 Only disassemble() runs those tools; the parsing (instructions_of) and the counting (attribute)
 take text and rows, so tests/python/test_ncu_phases.py checks them on machines without CUDA.
 """
@@ -68,7 +72,13 @@ def instructions_of(text: str, kernel: str, source: str, first_line: int) -> lis
 
 
 def disassemble(lib: Path, kernel: str, source: str, first_line: int) -> list[tuple[int | None, tuple | None]]:
-    """instructions_of the cubin in lib that holds the kernel (runs cuobjdump and nvdisasm)."""
+    """instructions_of the cubin in lib that holds the kernel (runs cuobjdump and nvdisasm; a
+    .cubin goes to nvdisasm directly)."""
+    if lib.suffix == ".cubin":
+        text = subprocess.run(["nvdisasm", "-g", "-c", str(lib)], check=True, capture_output=True, text=True).stdout
+        if kernel not in text:
+            sys.exit(f"no kernel matching {kernel!r} in {lib}")
+        return instructions_of(text, kernel, source, first_line)
     with tempfile.TemporaryDirectory() as tmp:
         subprocess.run(["cuobjdump", "-xelf", "all", str(lib.resolve())], cwd=tmp, check=True, capture_output=True)
         text = ""
@@ -95,6 +105,9 @@ class Attribution(NamedTuple):
     executed: collections.Counter  # phase -> executed instructions
     by_reason: collections.defaultdict  # phase -> Counter(stall reason -> samples)
     by_line: collections.Counter  # innermost (file, line) -> stall samples
+    by_body: collections.Counter  # body line (None before the body) -> stall samples
+    body_executed: collections.Counter  # body line -> executed instructions
+    body_reasons: collections.defaultdict  # body line -> Counter(stall reason -> samples)
 
 
 def attribute(insns, header: list[str], data: list[list[str]], phases: list[tuple[str, int, int]]) -> Attribution:
@@ -110,16 +123,21 @@ def attribute(insns, header: list[str], data: list[list[str]], phases: list[tupl
 
     samples, executed = collections.Counter(), collections.Counter()
     by_reason = collections.defaultdict(collections.Counter)
-    by_line = collections.Counter()
+    by_line, by_body, body_executed = collections.Counter(), collections.Counter(), collections.Counter()
+    body_reasons = collections.defaultdict(collections.Counter)
     for (body, where), r in zip(insns, data):
         phase = next((p for p, lo, hi in phases if body is not None and lo <= body <= hi), "other")
-        s = int(r[i_samples] or 0)
+        s, e = int(r[i_samples] or 0), int(r[i_executed] or 0)
         samples[phase] += s
-        executed[phase] += int(r[i_executed] or 0)
+        executed[phase] += e
         by_line[where] += s
+        by_body[body] += s
+        body_executed[body] += e
         for name, i in reasons:
-            by_reason[phase][name] += int(r[i] or 0)
-    return Attribution(samples, executed, by_reason, by_line)
+            n = int(r[i] or 0)
+            by_reason[phase][name] += n
+            body_reasons[body][name] += n
+    return Attribution(samples, executed, by_reason, by_line, by_body, body_executed, body_reasons)
 
 
 def main() -> int:
@@ -130,12 +148,15 @@ def main() -> int:
     ap.add_argument("source", help="the kernel's source file name, e.g. grad.cu")
     ap.add_argument("first_line", type=int, help="first line of the kernel body in that file")
     ap.add_argument("phases", help="name:first-last source lines, comma-separated")
+    ap.add_argument("--body-lines", type=int, default=0, metavar="N",
+                    help="also list the N body lines with most stall samples (default 0: none)")
     a = ap.parse_args()
 
     phases = parse_phases(a.phases)
     insns = disassemble(a.lib, a.kernel, a.source, a.first_line)
     header, data = read_profile(a.csv)
-    samples, executed, by_reason, by_line = attribute(insns, header, data, phases)
+    att = attribute(insns, header, data, phases)
+    samples, executed, by_reason, by_line = att.samples, att.executed, att.by_reason, att.by_line
     total_s, total_e = sum(samples.values()) or 1, sum(executed.values()) or 1
     print(f"{a.kernel}: {len(insns)} instructions, {total_s} stall samples")
     for p in [p for p, _, _ in phases] + ["other"]:
@@ -146,6 +167,12 @@ def main() -> int:
         overall.update(c)
     print("reasons:", " ".join(f"{k} {100 * v / total_s:.1f}" for k, v in overall.most_common(10)))
     print("lines:", ", ".join(f"{w[0]}:{w[1]} {100 * s / total_s:.1f}" for w, s in by_line.most_common(20) if w))
+    if a.body_lines > 0:
+        print(f"body lines of {a.source} (code inlined from elsewhere counts for the line that called it):")
+        for body, s in [(b, s) for b, s in att.by_body.most_common() if b is not None][: a.body_lines]:
+            top = " ".join(f"{k} {100 * v / total_s:.1f}" for k, v in att.body_reasons[body].most_common(3))
+            print(f"{body:6d}  samples {100 * s / total_s:5.1f} %  instructions "
+                  f"{100 * att.body_executed[body] / total_e:5.1f} %  | {top}")
     return 0
 
 

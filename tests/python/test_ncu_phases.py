@@ -154,6 +154,14 @@ class AttributeTest(unittest.TestCase):
             ("grad.cu", 500): 1,
         })
 
+    def test_samples_per_body_line(self):
+        self.assertEqual(dict(self.a.by_body), {None: 2, 200: 44, 320: 57, 360: 12, 500: 1})
+        self.assertEqual(dict(self.a.body_executed), {None: 2, 200: 90, 320: 45, 360: 8, 500: 1})
+        self.assertEqual(dict(self.a.body_reasons[320]), {"barrier": 50, "long_sb": 0, "math": 7})
+        # Every body line's reasons add up to its samples, as the phases' do.
+        for body, c in self.a.body_reasons.items():
+            self.assertEqual(sum(c.values()), self.a.by_body[body])
+
     def test_instruction_without_line_info_is_other(self):
         a = ncu_phases.attribute([(None, None)], HEADER, DATA[3:4], PHASES)
         self.assertEqual(dict(a.samples), {"other": 30})
@@ -177,11 +185,11 @@ class MainTest(unittest.TestCase):
     def tearDown(self):
         self.tmp.cleanup()
 
-    def run_main(self, csv_path):
+    def run_main(self, csv_path, *extra):
         def fake_disassemble(lib, kernel, source, first_line):
             return ncu_phases.instructions_of(DISASM, kernel, source, first_line)
 
-        argv = ["ncu_phases.py", "libkda.so", KERNEL, str(csv_path), SOURCE, str(FIRST_LINE), PHASES_SPEC]
+        argv = ["ncu_phases.py", "libkda.so", KERNEL, str(csv_path), SOURCE, str(FIRST_LINE), PHASES_SPEC, *extra]
         out = io.StringIO()
         with mock.patch.object(ncu_phases, "disassemble", fake_disassemble), \
                 mock.patch.object(sys, "argv", argv), contextlib.redirect_stdout(out):
@@ -209,6 +217,16 @@ class MainTest(unittest.TestCase):
                                        "grad.cu:120 1.7, grad.cu:500 0.9")
             self.assertEqual(len(lines), 7)
 
+    def test_body_lines(self):
+        path = self.dir / "p.csv"
+        write_csv(path, DATA)
+        rc, lines = self.run_main(path, "--body-lines", "2")
+        self.assertEqual(rc, 0)
+        self.assertEqual(len(lines), 10)  # the default report, then a title and two lines
+        self.assertEqual(lines[7], "body lines of grad.cu (code inlined from elsewhere counts for the line that called it):")
+        self.assertEqual(lines[8], "   320  samples  49.1 %  instructions  30.8 %  | barrier 43.1 math 6.0 long_sb 0.0")
+        self.assertEqual(lines[9], "   200  samples  37.9 %  instructions  61.6 %  | long_sb 30.2 math 7.8 barrier 0.0")
+
     def test_other_build_is_refused(self):
         path = self.dir / "p.csv"
         write_csv(path, DATA[:-1])
@@ -216,6 +234,28 @@ class MainTest(unittest.TestCase):
             self.run_main(path)
         self.assertEqual(cm.exception.code,
                          "10 instructions in the profile, 11 in the disassembly: not the same build")
+
+
+class DisassembleTest(unittest.TestCase):
+    """disassemble() with the CUDA tools answered by a stub: a .cubin goes to nvdisasm alone."""
+
+    def test_cubin_goes_to_nvdisasm_directly(self):
+        calls = []
+
+        def fake_run(cmd, **kw):
+            calls.append(cmd)
+            return mock.Mock(stdout=DISASM)
+
+        with mock.patch.object(ncu_phases.subprocess, "run", fake_run):
+            insns = ncu_phases.disassemble(Path("/x/grad.cubin"), KERNEL, SOURCE, FIRST_LINE)
+        self.assertEqual(insns, EXPECTED_INSNS)
+        self.assertEqual(calls, [["nvdisasm", "-g", "-c", "/x/grad.cubin"]])
+
+    def test_cubin_without_the_kernel_is_refused(self):
+        with mock.patch.object(ncu_phases.subprocess, "run", lambda cmd, **kw: mock.Mock(stdout=DISASM)):
+            with self.assertRaises(SystemExit) as cm:
+                ncu_phases.disassemble(Path("/x/grad.cubin"), "no_such_kernel", SOURCE, FIRST_LINE)
+        self.assertIn("no kernel matching 'no_such_kernel'", str(cm.exception.code))
 
 
 if __name__ == "__main__":
