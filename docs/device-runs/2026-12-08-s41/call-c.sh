@@ -4,7 +4,8 @@
 # docs/wip/v62-norm-rows-together.patch; branch v62-norm-rows). SASS per kernel against main
 # (development machine, scripts/kernel_static.py):
 #   bwd_grad g:off      identical (this A/B's same-SASS control, with every non-fused forward);
-#   bwd_grad g:fused    v61: the L2-norm row factors read once (84 LDS fewer); v62: 8-byte loads;
+#   bwd_grad g:fused    v61: the L2-norm row factors read once (84 LDS fewer); v62: a warp's
+#                       eight norm rows together (+285 instructions);
 #   bwd_grad raw forms  v61: the reciprocals of sigmoid four at a time without a branch each, dA's
 #                       column tree on 4 warps behind one named barrier; raw:fused also v62: a
 #                       warp's four norm rows together;
