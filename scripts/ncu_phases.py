@@ -10,9 +10,8 @@ source lines, so the same build's cubin is disassembled here with line info (`nv
 the two are matched instruction by instruction. An instruction belongs to the phase of the last
 line of FILE.cu at or after FIRST_LINE (the kernel body) before it: code inlined from helpers and
 other files counts for the body line that called it. KERNEL is a substring of the mangled name,
-e.g. 'bwd_grad_kernelILb0ELb0E' for bwd_grad<false, false>. LIB may also be a .cubin: a profile
-committed from an older build can be read against that revision's source compiled alone (`nvcc
--cubin -lineinfo` with the library's flags; the row counts must match).
+e.g. 'bwd_grad_kernelILb0ELb0E' for bwd_grad<false, false>. A profile committed from an older
+build is read against that revision's library: `scripts/build-rev.sh REV` (about 20 s here).
 
 Needs cuobjdump and nvdisasm on PATH (not in this machine's CUDA 13.0; the pip wheels
 nvidia-cuda-cuobjdump and nvidia-cuda-nvdisasm carry them, under nvidia/cu13/bin). Prints, per
@@ -72,13 +71,7 @@ def instructions_of(text: str, kernel: str, source: str, first_line: int) -> lis
 
 
 def disassemble(lib: Path, kernel: str, source: str, first_line: int) -> list[tuple[int | None, tuple | None]]:
-    """instructions_of the cubin in lib that holds the kernel (runs cuobjdump and nvdisasm; a
-    .cubin goes to nvdisasm directly)."""
-    if lib.suffix == ".cubin":
-        text = subprocess.run(["nvdisasm", "-g", "-c", str(lib)], check=True, capture_output=True, text=True).stdout
-        if kernel not in text:
-            sys.exit(f"no kernel matching {kernel!r} in {lib}")
-        return instructions_of(text, kernel, source, first_line)
+    """instructions_of the cubin in lib that holds the kernel (runs cuobjdump and nvdisasm)."""
     with tempfile.TemporaryDirectory() as tmp:
         subprocess.run(["cuobjdump", "-xelf", "all", str(lib.resolve())], cwd=tmp, check=True, capture_output=True)
         text = ""

@@ -1,7 +1,6 @@
 # python: CPU tests of scripts/fla_peer.py (FLA peer; pure parts only, no torch/FLA/GPU),
 # scripts/plot_results.py, scripts/ncu_phases.py (pure parts only, no cuobjdump/nvdisasm),
-# scripts/timeline_summary.py and scripts/kernel_static.py (parsers only, no cuobjdump) and
-# scripts/cubin_at_rev.py (its command rewriting only, no git or nvcc).
+# scripts/timeline_summary.py and scripts/kernel_static.py (parsers only, no cuobjdump).
 # They need a Python 3 with numpy and matplotlib (Debian: python3-numpy python3-matplotlib, in
 # scripts/install-deps.sh). The system /usr/bin/python3 is preferred: a python3 earlier on PATH
 # (pyenv, venv) often lacks numpy. -DKDA_PYTHON=/path/to/python overrides.
@@ -30,7 +29,7 @@ endforeach()
 
 if(_kda_py)
   message(STATUS "python tests: using ${_kda_py}")
-  foreach(t fla_peer plot_results ncu_phases timeline_summary kernel_static cubin_at_rev)
+  foreach(t fla_peer plot_results ncu_phases timeline_summary kernel_static)
     add_test(NAME python.${t}
              COMMAND ${_kda_py} -m unittest -v tests/python/test_${t}.py
              WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})

@@ -236,27 +236,5 @@ class MainTest(unittest.TestCase):
                          "10 instructions in the profile, 11 in the disassembly: not the same build")
 
 
-class DisassembleTest(unittest.TestCase):
-    """disassemble() with the CUDA tools answered by a stub: a .cubin goes to nvdisasm alone."""
-
-    def test_cubin_goes_to_nvdisasm_directly(self):
-        calls = []
-
-        def fake_run(cmd, **kw):
-            calls.append(cmd)
-            return mock.Mock(stdout=DISASM)
-
-        with mock.patch.object(ncu_phases.subprocess, "run", fake_run):
-            insns = ncu_phases.disassemble(Path("/x/grad.cubin"), KERNEL, SOURCE, FIRST_LINE)
-        self.assertEqual(insns, EXPECTED_INSNS)
-        self.assertEqual(calls, [["nvdisasm", "-g", "-c", "/x/grad.cubin"]])
-
-    def test_cubin_without_the_kernel_is_refused(self):
-        with mock.patch.object(ncu_phases.subprocess, "run", lambda cmd, **kw: mock.Mock(stdout=DISASM)):
-            with self.assertRaises(SystemExit) as cm:
-                ncu_phases.disassemble(Path("/x/grad.cubin"), "no_such_kernel", SOURCE, FIRST_LINE)
-        self.assertIn("no kernel matching 'no_such_kernel'", str(cm.exception.code))
-
-
 if __name__ == "__main__":
     unittest.main()
